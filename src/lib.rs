@@ -1,0 +1,12 @@
+//! raftlab: an interactive Raft consensus lab.
+//!
+//! Three layers, data flowing one way (UI action → simulator command → core step → state → view):
+//! - [`raft`]: the consensus core, pure and deterministic (etcd-io/raft semantics).
+//! - [`sim`]: nodes over a simulated network, faults, clients, history, scenarios, CLI.
+//! - `ui` (wasm32 only): the Yew front end, rendering simulator state.
+
+pub mod raft;
+pub mod sim;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

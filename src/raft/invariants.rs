@@ -1,0 +1,282 @@
+//! Raft's safety properties (Figure 3 of the paper, plus etcd's own), checked from outside
+//! the nodes after every event.
+//!
+//! The checker keeps "ghost" state no single node has: which entry was committed at each
+//! index, which node led each term, each node's last term and commit. A violation names the
+//! nodes, indexes and terms involved.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+use super::message::NodeId;
+use super::raft::{Raft, Role};
+
+/// One broken property.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Violation {
+    /// The property, e.g. "election safety".
+    pub invariant: String,
+    /// What exactly broke, naming nodes, indexes and terms.
+    pub detail: String,
+}
+
+/// A node as the checker sees it: its state and whether it is running. A crashed node keeps
+/// its durable state, which still counts for what a quorum holds.
+pub struct Observed<'a> {
+    /// The node's state (for a crashed node, frozen at the crash).
+    pub raft: &'a Raft,
+    /// Whether it is running.
+    pub alive: bool,
+}
+
+/// The invariant checker and its ghost state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checker {
+    /// term → the node that led it.
+    leaders: BTreeMap<u64, NodeId>,
+    /// Term of the entry committed at each index (index 1 at position 0).
+    committed: Vec<u64>,
+    /// node → (term, commit) last seen.
+    last_seen: BTreeMap<NodeId, (u64, u64)>,
+    /// node → commit index whose prefix was already compared with the ghost log.
+    checked_upto: BTreeMap<NodeId, u64>,
+    /// node → (term, last index, last term) while it leads.
+    leader_tail: BTreeMap<NodeId, (u64, u64, u64)>,
+    /// node → commit index already checked for quorum counting.
+    leader_commit: BTreeMap<NodeId, u64>,
+}
+
+fn v(invariant: &str, detail: String) -> Violation {
+    Violation {
+        invariant: invariant.to_string(),
+        detail,
+    }
+}
+
+impl Checker {
+    /// A checker that has seen nothing.
+    pub fn new() -> Checker {
+        Checker::default()
+    }
+
+    /// The term committed at `index` as far as the checker knows.
+    pub fn committed_term(&self, index: u64) -> Option<u64> {
+        if index == 0 {
+            return None;
+        }
+        self.committed.get(index as usize - 1).copied()
+    }
+
+    /// Checks every property against the cluster now; returns what broke.
+    pub fn check(&mut self, nodes: &[Observed]) -> Vec<Violation> {
+        let mut out = Vec::new();
+        for o in nodes {
+            self.check_node(o.raft, &mut out);
+        }
+        for o in nodes.iter().filter(|o| o.alive) {
+            if o.raft.role == Role::Leader {
+                self.check_leader(o.raft, nodes, &mut out);
+            } else {
+                self.leader_tail.remove(&o.raft.id);
+            }
+        }
+        self.check_log_matching(nodes, &mut out);
+        out
+    }
+
+    fn check_node(&mut self, r: &Raft, out: &mut Vec<Violation>) {
+        let id = r.id;
+        let l = &r.log;
+        if !(l.snapshot.index <= l.applied
+            && l.applied <= l.committed
+            && l.committed <= l.last_index())
+        {
+            out.push(v(
+                "snapshot <= applied <= commit <= last",
+                format!(
+                    "n{id}: snapshot {} applied {} commit {} last {}",
+                    l.snapshot.index,
+                    l.applied,
+                    l.committed,
+                    l.last_index()
+                ),
+            ));
+        }
+        if let Some(&(t, c)) = self.last_seen.get(&id) {
+            if r.term < t {
+                out.push(v(
+                    "term never goes back",
+                    format!("n{id}: term went from {t} to {}", r.term),
+                ));
+            }
+            if l.committed < c {
+                out.push(v(
+                    "commit never goes back",
+                    format!("n{id}: commit went from {c} to {}", l.committed),
+                ));
+            }
+        }
+        self.last_seen.insert(id, (r.term, l.committed));
+        // State machine safety: every node commits the same entry at each index.
+        let from = self.checked_upto.get(&id).copied().unwrap_or(0) + 1;
+        for i in from.max(l.first_index())..=l.committed {
+            let Some(t) = l.term(i) else { continue };
+            match self.committed_term(i) {
+                Some(ct) if ct != t => out.push(v(
+                    "state machine safety",
+                    format!("n{id} committed index {i} with term {t}, but term {ct} was committed there"),
+                )),
+                Some(_) => {}
+                None => {
+                    let pos = i as usize - 1;
+                    if self.committed.len() < pos {
+                        self.committed.resize(pos, 0);
+                    }
+                    if self.committed.len() == pos {
+                        self.committed.push(t);
+                    } else {
+                        self.committed[pos] = t;
+                    }
+                }
+            }
+        }
+        self.checked_upto.insert(id, l.committed.max(from - 1));
+    }
+
+    fn check_leader(&mut self, r: &Raft, nodes: &[Observed], out: &mut Vec<Violation>) {
+        let id = r.id;
+        match self.leaders.get(&r.term) {
+            Some(&other) if other != id => out.push(v(
+                "election safety",
+                format!("n{other} and n{id} both led term {}", r.term),
+            )),
+            Some(_) => {}
+            None => {
+                self.leaders.insert(r.term, id);
+                // Leader completeness: a new leader holds every committed entry.
+                for (pos, &ct) in self.committed.iter().enumerate() {
+                    let i = pos as u64 + 1;
+                    if ct == 0 || i <= r.log.snapshot.index {
+                        continue;
+                    }
+                    if r.log.term(i) != Some(ct) {
+                        out.push(v(
+                            "leader completeness",
+                            format!(
+                                "n{id} leads term {} without committed entry {i} (term {ct}); it has {:?}",
+                                r.term,
+                                r.log.term(i)
+                            ),
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+        // Leader append-only: a leader never overwrites or deletes its own entries.
+        let (li, lt) = (r.log.last_index(), r.log.last_term());
+        if let Some(&(term, old_li, old_lt)) = self.leader_tail.get(&id) {
+            if term == r.term
+                && (li < old_li
+                    || (old_li >= r.log.snapshot.index && r.log.term(old_li) != Some(old_lt)))
+            {
+                out.push(v(
+                    "leader append-only",
+                    format!(
+                        "n{id} (term {term}) had last {old_li}/term {old_lt}, now last {li}, entry {old_li} term {:?}",
+                        r.log.term(old_li)
+                    ),
+                ));
+            }
+        }
+        self.leader_tail.insert(id, (r.term, li, lt));
+        // At most one configuration change pending.
+        let pending = (r.log.applied + 1..=li)
+            .filter(|i| r.log.entry(*i).is_some_and(|e| e.is_conf()))
+            .count();
+        if pending > 1 {
+            out.push(v(
+                "at most one pending configuration change",
+                format!(
+                    "n{id} (leader, term {}) has {pending} unapplied configuration entries after index {}",
+                    r.term, r.log.applied
+                ),
+            ));
+        }
+        // Learners never counted: what the leader committed in its term is held by a
+        // majority of voters of each half of its configuration, learners aside.
+        let c = r.log.committed;
+        if self.leader_commit.get(&id).copied().unwrap_or(0) < c && r.log.term(c) == Some(r.term) {
+            let holds = |nid: NodeId| {
+                nodes.iter().any(|o| {
+                    o.raft.id == nid
+                        && (o.raft.log.snapshot.index >= c || o.raft.log.term(c) == Some(r.term))
+                })
+            };
+            for half in [&r.trk.config.voters, &r.trk.config.outgoing] {
+                if half.is_empty() {
+                    continue;
+                }
+                let have = half.iter().filter(|n| holds(**n)).count();
+                let q = half.len() / 2 + 1;
+                if have < q {
+                    let learners: Vec<String> = r
+                        .trk
+                        .config
+                        .learners
+                        .iter()
+                        .map(|n| format!("n{n}"))
+                        .collect();
+                    out.push(v(
+                        "learners never counted",
+                        format!(
+                            "n{id} committed index {c} (term {}) held by {have} of {} voters, quorum {q}; learners: [{}]",
+                            r.term,
+                            half.len(),
+                            learners.join(" ")
+                        ),
+                    ));
+                }
+            }
+            self.leader_commit.insert(id, c);
+        }
+    }
+
+    fn check_log_matching(&self, nodes: &[Observed], out: &mut Vec<Violation>) {
+        // Committed prefixes are already compared with the ghost log; here the uncommitted
+        // tails: if two logs hold an entry with the same index and term, they agree before it.
+        for (a_i, a) in nodes.iter().enumerate() {
+            for b in nodes.iter().skip(a_i + 1) {
+                let (la, lb) = (&a.raft.log, &b.raft.log);
+                let lo = la
+                    .committed
+                    .min(lb.committed)
+                    .max(la.first_index())
+                    .max(lb.first_index());
+                let mut hi = la.last_index().min(lb.last_index());
+                while hi >= lo && hi > 0 && la.term(hi) != lb.term(hi) {
+                    hi -= 1;
+                }
+                if hi < lo {
+                    continue;
+                }
+                for i in lo..=hi {
+                    if la.term(i) != lb.term(i) {
+                        out.push(v(
+                            "log matching",
+                            format!(
+                                "n{} and n{} agree at index {hi} (term {:?}) but differ at {i}: {:?} vs {:?}",
+                                a.raft.id,
+                                b.raft.id,
+                                la.term(hi),
+                                la.term(i),
+                                lb.term(i)
+                            ),
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! The Raft consensus core, after etcd-io/raft: pure, deterministic, no I/O and no clock.
+//!
+//! One file per concept: [`raft`] (roles, elections, replication), [`log`], [`tracker`]
+//! (configuration and per-follower progress), [`quorum`], [`confchange`], [`read_only`]
+//! (ReadIndex), [`server`] (etcd's server-side checks), [`invariants`], [`rng`].
+
+pub mod confchange;
+pub mod invariants;
+pub mod log;
+pub mod message;
+pub mod note;
+pub mod quorum;
+#[allow(clippy::module_inception)]
+pub mod raft;
+pub mod read_only;
+pub mod rng;
+pub mod server;
+pub mod tracker;
+
+pub use message::{ConfChange, ConfChangeSingle, Entry, EntryData, Message, MsgType, NodeId, NONE};
+pub use note::{Note, StepDown};
+pub use raft::{Durable, Raft, RaftConfig, Role};
+pub use rng::Rng;
+pub use tracker::{Config, Progress, ProgressState};

@@ -1,0 +1,174 @@
+//! What a node reports about itself, for the event log and client outcomes.
+//!
+//! Notes are the core's only way of saying "this happened and here is why"; they carry data,
+//! not prose, so the simulator and the UI can word them and filter them.
+
+use serde::{Deserialize, Serialize};
+
+use super::message::NodeId;
+use super::tracker::ProgressState;
+
+/// Why a leader stopped leading.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StepDown {
+    /// Check-quorum: it heard from only `active` of `voters` voters within an election timeout.
+    CheckQuorum {
+        /// Voters heard from (itself included).
+        active: usize,
+        /// Voters in the configuration.
+        voters: usize,
+    },
+    /// It saw a message from `from` with the higher `term`.
+    HigherTerm {
+        /// The sender.
+        from: NodeId,
+        /// The higher term.
+        term: u64,
+    },
+    /// It applied a configuration that removes or demotes it.
+    Removed,
+}
+
+/// One thing a node did or refused, with its reason.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Note {
+    /// The election timer fired (or a campaign was forced) and it campaigns.
+    Campaign {
+        /// True for a pre-vote round.
+        pre_vote: bool,
+        /// The term campaigned for.
+        term: u64,
+        /// True when started by a leader transfer (TimeoutNow).
+        transfer: bool,
+    },
+    /// It could not campaign.
+    CampaignRefused {
+        /// Why.
+        reason: String,
+    },
+    /// It won the election.
+    BecameLeader {
+        /// Its term.
+        term: u64,
+    },
+    /// A campaign failed: a majority refused.
+    CampaignLost {
+        /// True for a pre-vote round.
+        pre_vote: bool,
+        /// The term campaigned for.
+        term: u64,
+        /// Votes granted.
+        granted: usize,
+        /// Votes refused.
+        rejected: usize,
+    },
+    /// It stopped leading.
+    SteppedDown {
+        /// Why.
+        why: StepDown,
+    },
+    /// It granted or refused a (pre-)vote.
+    Voted {
+        /// The candidate.
+        candidate: NodeId,
+        /// The term of the request.
+        term: u64,
+        /// True for a pre-vote.
+        pre_vote: bool,
+        /// Whether it granted.
+        granted: bool,
+        /// Why it refused, if it did.
+        reason: String,
+    },
+    /// It ignored a vote request because it heard from a leader within the election timeout.
+    IgnoredVote {
+        /// The candidate.
+        candidate: NodeId,
+        /// The term of the request.
+        term: u64,
+        /// True for a pre-vote.
+        pre_vote: bool,
+    },
+    /// A client write was committed and applied at `index` (reported by every node applying it).
+    Applied {
+        /// The client request id.
+        req: u64,
+        /// Where it was committed.
+        index: u64,
+    },
+    /// A configuration change took effect (was applied) here.
+    ConfApplied {
+        /// The client request id (0 for automatic ones).
+        req: u64,
+        /// Where it was committed.
+        index: u64,
+        /// The change.
+        change: String,
+        /// The configuration now in force.
+        config: String,
+    },
+    /// A proposal was dropped.
+    ProposalDropped {
+        /// The client request id.
+        req: u64,
+        /// Why.
+        reason: String,
+    },
+    /// A linearizable read was served at `index`.
+    ReadServed {
+        /// The client request id.
+        req: u64,
+        /// The read index.
+        index: u64,
+        /// The value found (None: no such key).
+        value: Option<String>,
+    },
+    /// A read could not be served.
+    ReadDropped {
+        /// The client request id.
+        req: u64,
+        /// Why.
+        reason: String,
+    },
+    /// The leader's view of a follower moved between probe, replicate and snapshot.
+    ProgressChanged {
+        /// The follower.
+        peer: NodeId,
+        /// The new state.
+        state: ProgressState,
+    },
+    /// It sent a snapshot to a follower whose next entry was compacted.
+    SnapshotSent {
+        /// The follower.
+        peer: NodeId,
+        /// The snapshot index.
+        index: u64,
+    },
+    /// It installed a snapshot from the leader.
+    SnapshotRestored {
+        /// The snapshot index.
+        index: u64,
+    },
+    /// It compacted its own log.
+    Compacted {
+        /// The new snapshot index.
+        index: u64,
+    },
+    /// A leader transfer started.
+    TransferStarted {
+        /// The transferee.
+        to: NodeId,
+    },
+    /// A leader transfer was refused.
+    TransferRefused {
+        /// The would-be transferee.
+        to: NodeId,
+        /// Why.
+        reason: String,
+    },
+    /// A leader transfer was aborted (took longer than an election timeout).
+    TransferAborted {
+        /// The transferee.
+        to: NodeId,
+    },
+}

@@ -1,0 +1,160 @@
+//! Majorities: how many acknowledgements commit an index or win an election.
+//!
+//! A joint configuration (joint consensus, thesis §4.3) needs a majority of *both* halves; an
+//! empty half agrees to everything, so a simple configuration is a joint one with an empty
+//! outgoing half.
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::message::NodeId;
+
+/// The outcome of counting votes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VoteResult {
+    /// Not decided yet: some voters have not answered.
+    Pending,
+    /// A majority refused (or can no longer be reached).
+    Lost,
+    /// A majority granted.
+    Won,
+}
+
+/// A set of voters deciding by simple majority.
+pub type MajorityConfig = BTreeSet<NodeId>;
+
+/// The number of voters that form a majority of `voters` (0 for an empty set).
+pub fn quorum_size(voters: &MajorityConfig) -> usize {
+    if voters.is_empty() {
+        0
+    } else {
+        voters.len() / 2 + 1
+    }
+}
+
+/// The highest index acknowledged by a majority of `voters`, given each voter's acknowledged
+/// index. An empty configuration returns `u64::MAX` so that it never holds a joint commit back.
+pub fn committed_index(voters: &MajorityConfig, acked: &dyn Fn(NodeId) -> Option<u64>) -> u64 {
+    if voters.is_empty() {
+        return u64::MAX;
+    }
+    let mut idx: Vec<u64> = voters.iter().map(|id| acked(*id).unwrap_or(0)).collect();
+    idx.sort_unstable_by(|a, b| b.cmp(a));
+    idx[quorum_size(voters) - 1]
+}
+
+/// Counts `votes` (true = granted) among `voters`; votes from non-voters are ignored.
+pub fn vote_result(voters: &MajorityConfig, votes: &BTreeMap<NodeId, bool>) -> VoteResult {
+    if voters.is_empty() {
+        return VoteResult::Won;
+    }
+    let (mut yes, mut missing) = (0, 0);
+    for id in voters {
+        match votes.get(id) {
+            Some(true) => yes += 1,
+            Some(false) => {}
+            None => missing += 1,
+        }
+    }
+    let q = quorum_size(voters);
+    if yes >= q {
+        VoteResult::Won
+    } else if yes + missing >= q {
+        VoteResult::Pending
+    } else {
+        VoteResult::Lost
+    }
+}
+
+/// Joint counting: won only if both halves win, lost if either loses.
+pub fn joint_vote_result(
+    incoming: &MajorityConfig,
+    outgoing: &MajorityConfig,
+    votes: &BTreeMap<NodeId, bool>,
+) -> VoteResult {
+    let a = vote_result(incoming, votes);
+    let b = vote_result(outgoing, votes);
+    if a == b {
+        a
+    } else if a == VoteResult::Lost || b == VoteResult::Lost {
+        VoteResult::Lost
+    } else {
+        VoteResult::Pending
+    }
+}
+
+/// Joint commit: the smaller of the two halves' committed indexes.
+pub fn joint_committed_index(
+    incoming: &MajorityConfig,
+    outgoing: &MajorityConfig,
+    acked: &dyn Fn(NodeId) -> Option<u64>,
+) -> u64 {
+    committed_index(incoming, acked).min(committed_index(outgoing, acked))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(ids: &[u64]) -> MajorityConfig {
+        ids.iter().copied().collect()
+    }
+
+    #[test]
+    fn majority_commit_is_the_median_of_acks() {
+        let acks: BTreeMap<u64, u64> = [(1, 5), (2, 3), (3, 9)].into_iter().collect();
+        let f = |id| acks.get(&id).copied();
+        assert_eq!(committed_index(&set(&[1, 2, 3]), &f), 5);
+        // A missing ack counts as 0.
+        assert_eq!(committed_index(&set(&[1, 2, 3, 4]), &f), 3);
+        assert_eq!(committed_index(&set(&[]), &f), u64::MAX);
+    }
+
+    #[test]
+    fn joint_commit_needs_both_majorities() {
+        let acks: BTreeMap<u64, u64> = [(1, 9), (2, 9), (3, 1), (4, 1), (5, 1)]
+            .into_iter()
+            .collect();
+        let f = |id| acks.get(&id).copied();
+        // Old config {1,2,3} has 9 at a majority; new {3,4,5} only 1.
+        assert_eq!(
+            joint_committed_index(&set(&[3, 4, 5]), &set(&[1, 2, 3]), &f),
+            1
+        );
+    }
+
+    #[test]
+    fn votes_pending_won_lost() {
+        let v = set(&[1, 2, 3]);
+        let mut votes = BTreeMap::new();
+        votes.insert(1, true);
+        assert_eq!(vote_result(&v, &votes), VoteResult::Pending);
+        votes.insert(2, false);
+        assert_eq!(vote_result(&v, &votes), VoteResult::Pending);
+        votes.insert(3, true);
+        assert_eq!(vote_result(&v, &votes), VoteResult::Won);
+        votes.insert(3, false);
+        assert_eq!(vote_result(&v, &votes), VoteResult::Lost);
+        // A 2-2 split of four voters cannot win.
+        let v4 = set(&[1, 2, 3, 4]);
+        let split: BTreeMap<u64, bool> = [(1, true), (2, true), (3, false), (4, false)]
+            .into_iter()
+            .collect();
+        assert_eq!(vote_result(&v4, &split), VoteResult::Lost);
+    }
+
+    #[test]
+    fn joint_votes_lose_if_either_half_loses() {
+        let votes: BTreeMap<u64, bool> = [(1, true), (2, true), (3, false), (4, false)]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            joint_vote_result(&set(&[3, 4, 5]), &set(&[1, 2, 3]), &votes),
+            VoteResult::Lost
+        );
+        assert_eq!(
+            joint_vote_result(&set(&[1, 2, 5]), &set(&[1, 2, 3]), &votes),
+            VoteResult::Won
+        );
+    }
+}

@@ -1,0 +1,2 @@
+//! simulator (in progress)
+pub mod cli;
