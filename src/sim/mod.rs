@@ -1,2 +1,21 @@
-//! simulator (in progress)
+//! The simulator: raft nodes over a simulated network, faults, clients, the invariant
+//! checker, history (time travel), the `.scn` scenario language and the `raftlab` CLI.
+//!
+//! Data flows one way: an [`action::Action`] (from the UI or a scenario) changes the
+//! [`cluster::Sim`], which steps the raft core; the UI only reads the `Sim` back.
+
+pub mod action;
+pub mod client;
+pub mod cluster;
+pub mod event;
+pub mod history;
+pub mod network;
+pub mod options;
+mod words;
+
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+
+pub use action::Action;
+pub use cluster::{Sim, SimNode, Status, TICK_MS};
+pub use options::Options;

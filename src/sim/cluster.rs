@@ -1,0 +1,1055 @@
+//! The simulated cluster: raft nodes, a clock finer than a tick, the network between them,
+//! clients, and the invariant checker run after every event.
+//!
+//! Time is in milliseconds. Each node ticks every 100 ms on its own phase, so nodes are not
+//! in lockstep; each message takes its own latency. Everything random comes from one seeded
+//! generator, and events at the same millisecond run in the order they were scheduled, so
+//! options plus actions replay the same run anywhere.
+
+use serde::{Deserialize, Serialize};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+
+use crate::raft::invariants::{Checker, Observed};
+use crate::raft::{
+    ConfChange, ConfChangeSingle, Config, Message, MsgType, NodeId, Note, Raft, Rng, Role,
+};
+
+use super::action::Action;
+use super::client::{Outcome, ReqKind, Request};
+use super::event::{Event, EventKind};
+use super::network::{InFlight, Network};
+use super::options::Options;
+use super::words;
+
+/// Milliseconds per tick (etcd's default heartbeat interval).
+pub const TICK_MS: u64 = 100;
+
+/// How many events the simulator keeps for display.
+pub const EVENT_CAP: usize = 400;
+
+/// How many client requests it keeps.
+pub const REQUEST_CAP: usize = 200;
+
+/// A node's process state, as an operator sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Status {
+    /// The process runs.
+    Running,
+    /// Crashed; durable state kept.
+    Killed,
+    /// Added to the configuration, process not started yet.
+    NotStarted,
+    /// Added with a wrong peer URL: never reachable.
+    Misconfigured,
+    /// Removed from the cluster; the process stopped.
+    Removed,
+}
+
+impl Status {
+    /// "running", "killed", "not started", "misconfigured" or "removed".
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Running => "running",
+            Status::Killed => "killed",
+            Status::NotStarted => "not started",
+            Status::Misconfigured => "misconfigured",
+            Status::Removed => "removed",
+        }
+    }
+}
+
+/// One simulated server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SimNode {
+    /// Its raft state (frozen while not running).
+    pub raft: Raft,
+    /// Its process state.
+    pub status: Status,
+    /// Its tick phase within each 100 ms.
+    pub phase: u64,
+    /// Bumped on every crash and start, to cancel ticks scheduled for an earlier life.
+    pub epoch: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+enum Due {
+    Tick { node: NodeId, epoch: u64 },
+    Deliver { msg: u64 },
+}
+
+/// A recorded invariant violation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViolationRecord {
+    /// Simulated time, ms.
+    pub time: u64,
+    /// The property.
+    pub invariant: String,
+    /// What broke.
+    pub detail: String,
+    /// The event that caused it.
+    pub cause: String,
+}
+
+/// The whole simulated world.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Sim {
+    /// Options in force.
+    pub opts: Options,
+    /// Simulated time, ms.
+    pub now: u64,
+    /// Events processed so far (a position in the run, finer than time).
+    pub processed: u64,
+    /// Every node ever created, by id.
+    pub nodes: BTreeMap<NodeId, SimNode>,
+    /// The configuration every node starts from (the initial voters).
+    pub genesis: Config,
+    /// The network and the messages in flight.
+    pub net: Network,
+    queue: BinaryHeap<Reverse<(u64, u64, Due)>>,
+    seq: u64,
+    rng: Rng,
+    /// Recent events, oldest first (at most [`EVENT_CAP`]).
+    pub events: VecDeque<Event>,
+    /// Events ever logged.
+    pub event_count: u64,
+    /// Recent client requests by id.
+    pub requests: BTreeMap<u64, Request>,
+    next_req: u64,
+    /// The last read request.
+    pub last_read: Option<u64>,
+    /// The invariant checker.
+    pub checker: Checker,
+    /// Whether to run it after every event.
+    pub check_invariants: bool,
+    /// Every violation seen.
+    pub violations: Vec<ViolationRecord>,
+    /// Indexes whose configuration change was already reported.
+    conf_reported: BTreeSet<u64>,
+    /// The most recent message delivered or dropped (for the UI to flash).
+    pub last_message: Option<(InFlight, bool)>,
+}
+
+impl Sim {
+    /// A cluster of `n` running voters n1..nN with empty logs at term 0.
+    pub fn new(n: usize, opts: Options) -> Sim {
+        let n = n.clamp(1, 64) as u64;
+        let mut rng = Rng::new(opts.seed);
+        let genesis = Config::with_voters(1..=n);
+        let mut sim = Sim {
+            opts,
+            now: 0,
+            processed: 0,
+            nodes: BTreeMap::new(),
+            genesis,
+            net: Network::default(),
+            queue: BinaryHeap::new(),
+            seq: 0,
+            rng: rng.fork(0),
+            events: VecDeque::new(),
+            event_count: 0,
+            requests: BTreeMap::new(),
+            next_req: 1,
+            last_read: None,
+            checker: Checker::new(),
+            check_invariants: true,
+            violations: Vec::new(),
+            conf_reported: BTreeSet::new(),
+            last_message: None,
+        };
+        for id in 1..=n {
+            sim.create_node(id);
+            sim.start_node(id);
+        }
+        sim.log(
+            None,
+            EventKind::Info,
+            format!("cluster of {n} voters, seed {}", sim.opts.seed),
+        );
+        sim
+    }
+
+    fn create_node(&mut self, id: NodeId) {
+        let node_rng = self.rng.fork(id);
+        let phase = self.rng.range(0, TICK_MS);
+        let raft = Raft::new(id, self.genesis.clone(), self.opts.raft_config(), node_rng);
+        self.nodes.insert(
+            id,
+            SimNode {
+                raft,
+                status: Status::NotStarted,
+                phase,
+                epoch: 0,
+            },
+        );
+    }
+
+    fn start_node(&mut self, id: NodeId) {
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        node.status = Status::Running;
+        node.epoch += 1;
+        let (epoch, phase) = (node.epoch, node.phase);
+        let next = (self.now / TICK_MS) * TICK_MS + phase;
+        let at = if next <= self.now { next + TICK_MS } else { next };
+        self.schedule(at, Due::Tick { node: id, epoch });
+    }
+
+    fn schedule(&mut self, at: u64, due: Due) {
+        self.seq += 1;
+        self.queue.push(Reverse((at, self.seq, due)));
+    }
+
+    // ---- queries ---------------------------------------------------------------------------
+
+    /// Simulated time in ticks (fractional).
+    pub fn ticks(&self) -> f64 {
+        self.now as f64 / TICK_MS as f64
+    }
+
+    /// The live leader with the highest term.
+    pub fn leader(&self) -> Option<NodeId> {
+        self.nodes
+            .values()
+            .filter(|n| n.status == Status::Running && n.raft.role == Role::Leader)
+            .max_by_key(|n| (n.raft.term, std::cmp::Reverse(n.raft.id)))
+            .map(|n| n.raft.id)
+    }
+
+    /// Whether `id` is a running node.
+    pub fn is_running(&self, id: NodeId) -> bool {
+        self.nodes
+            .get(&id)
+            .is_some_and(|n| n.status == Status::Running)
+    }
+
+    /// The node whose configuration counts: the leader, or with no leader the live node
+    /// with the highest applied index.
+    pub fn config_source(&self) -> Option<NodeId> {
+        self.leader().or_else(|| {
+            self.nodes
+                .values()
+                .filter(|n| n.status == Status::Running)
+                .max_by_key(|n| (n.raft.log.applied, std::cmp::Reverse(n.raft.id)))
+                .map(|n| n.raft.id)
+        })
+    }
+
+    /// The configuration in force, as [`Sim::config_source`] has applied it.
+    pub fn config(&self) -> Config {
+        self.config_source()
+            .and_then(|id| self.nodes.get(&id))
+            .map(|n| n.raft.trk.config.clone())
+            .unwrap_or_else(|| self.genesis.clone())
+    }
+
+    /// Voters of the configuration in force the leader can reach now (itself included):
+    /// running and connected. None without a leader.
+    pub fn reachable_voters(&self) -> Option<usize> {
+        let l = self.leader()?;
+        let cfg = self.config();
+        Some(
+            cfg.all_voters()
+                .iter()
+                .filter(|v| **v == l || (self.is_running(**v) && self.net.connected(l, **v)))
+                .count(),
+        )
+    }
+
+    /// A 64-bit digest of the whole protocol state (time, nodes, network, messages in
+    /// flight). Equal runs give equal digests on every platform, so a run in the browser can
+    /// be compared with the same run natively.
+    pub fn fingerprint(&self) -> u64 {
+        let text = format!(
+            "{}|{}|{:?}|{:?}|{:?}",
+            self.now, self.processed, self.nodes, self.net, self.violations
+        );
+        // FNV-1a: tiny, portable, stable across releases (unlike std's hasher).
+        text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
+        })
+    }
+
+    /// All node ids.
+    pub fn ids(&self) -> Vec<NodeId> {
+        self.nodes.keys().copied().collect()
+    }
+
+    /// The next event's time, if any.
+    pub fn next_event_time(&self) -> Option<u64> {
+        self.queue.peek().map(|Reverse((at, _, _))| *at)
+    }
+
+    // ---- running ---------------------------------------------------------------------------
+
+    /// Processes every event due up to `t` (ms) and moves the clock to `t`.
+    pub fn advance_to(&mut self, t: u64) {
+        while let Some(Reverse((at, _, _))) = self.queue.peek() {
+            if *at > t {
+                break;
+            }
+            self.step_event();
+        }
+        if t > self.now {
+            self.now = t;
+        }
+    }
+
+    /// Advances the clock by `n` ticks.
+    pub fn tick(&mut self, n: u64) {
+        self.advance_to(self.now + n * TICK_MS);
+    }
+
+    /// Processes exactly the next event; returns false when nothing is scheduled.
+    pub fn step_event(&mut self) -> bool {
+        let Some(Reverse((at, _, due))) = self.queue.pop() else {
+            return false;
+        };
+        self.now = self.now.max(at);
+        self.processed += 1;
+        let cause = match due {
+            Due::Tick { node, epoch } => self.process_tick(node, epoch),
+            Due::Deliver { msg } => self.process_delivery(msg),
+        };
+        if let Some(cause) = cause {
+            self.check(&cause);
+        }
+        true
+    }
+
+    /// Processes events until `processed` reaches `count` (for exact replay), then sets the
+    /// clock to `time`.
+    pub fn replay_to(&mut self, count: u64, time: u64) {
+        while self.processed < count {
+            if !self.step_event() {
+                break;
+            }
+        }
+        if time > self.now {
+            self.now = time;
+        }
+    }
+
+    fn process_tick(&mut self, id: NodeId, epoch: u64) -> Option<String> {
+        let node = self.nodes.get_mut(&id)?;
+        if node.epoch != epoch || node.status != Status::Running {
+            return None;
+        }
+        node.raft.tick();
+        self.schedule(self.now + TICK_MS, Due::Tick { node: id, epoch });
+        self.flush(id);
+        Some(format!("n{id} tick"))
+    }
+
+    fn process_delivery(&mut self, msg_id: u64) -> Option<String> {
+        let f = self.net.in_flight.remove(&msg_id)?;
+        let (from, to) = (f.msg.from, f.msg.to);
+        let what = format!("{} n{from}→n{to}", f.msg.msg_type.name());
+        let reason = match self.nodes.get(&to).map(|n| n.status) {
+            _ if f.lost => Some("lost".to_string()),
+            _ if !self.net.connected(from, to) => Some("partitioned".to_string()),
+            Some(Status::Running) => None,
+            Some(Status::Misconfigured) => Some(format!("n{to} unreachable: wrong peer URL")),
+            Some(s) => Some(format!("n{to} is {}", s.name())),
+            None => Some(format!("n{to} does not exist")),
+        };
+        if let Some(reason) = reason {
+            self.dropped(&f, &reason);
+            self.last_message = Some((f, false));
+            return Some(format!("dropped {what} ({reason})"));
+        }
+        let msg = f.msg.clone();
+        self.last_message = Some((f, true));
+        if let Some(n) = self.nodes.get_mut(&to) {
+            n.raft.step(msg);
+        }
+        self.flush(to);
+        Some(format!("delivered {what}"))
+    }
+
+    /// A message that never arrives. A lost snapshot is reported back to the leader, as
+    /// etcd's transport does (ReportSnapshot), so it can retry.
+    fn dropped(&mut self, f: &InFlight, _reason: &str) {
+        if f.msg.msg_type == MsgType::Snap && self.is_running(f.msg.from) {
+            let mut st = Message::new(MsgType::SnapStatus, f.msg.to, f.msg.from);
+            st.reject = true;
+            let from = f.msg.from;
+            if let Some(n) = self.nodes.get_mut(&from) {
+                n.raft.step(st);
+            }
+            self.flush(from);
+        }
+    }
+
+    /// Sends what node `id` wrote to its outbox and words what it noted.
+    fn flush(&mut self, id: NodeId) {
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        let msgs = std::mem::take(&mut node.raft.msgs);
+        let notes = std::mem::take(&mut node.raft.notes);
+        for m in msgs {
+            let latency = self
+                .rng
+                .range(self.opts.latency_min, self.opts.latency_max + 1);
+            let lost = self.rng.chance(self.net.loss);
+            let (mid, at) = self.net.send(m, self.now, latency, lost);
+            self.schedule(at, Due::Deliver { msg: mid });
+        }
+        for note in notes {
+            self.on_note(id, note);
+        }
+    }
+
+    fn on_note(&mut self, id: NodeId, note: Note) {
+        match &note {
+            Note::Applied { req, index } => {
+                if let Some(r) = self.requests.get_mut(req) {
+                    if r.outcome == Outcome::Pending {
+                        r.outcome = Outcome::Committed { index: *index };
+                        let label = r.kind.label();
+                        self.log(
+                            Some(id),
+                            EventKind::Client,
+                            format!("{label} committed at index {index}"),
+                        );
+                    }
+                }
+                return;
+            }
+            Note::ConfApplied {
+                req,
+                index,
+                change,
+                config,
+            } => {
+                self.on_conf_applied(id, *req, *index, change, config);
+                return;
+            }
+            Note::ProposalDropped { req, reason } | Note::ReadDropped { req, reason } => {
+                if let Some(r) = self.requests.get_mut(req) {
+                    if r.outcome == Outcome::Pending {
+                        r.outcome = Outcome::Rejected {
+                            reason: reason.clone(),
+                        };
+                        let label = r.kind.label();
+                        self.log(
+                            Some(id),
+                            EventKind::Client,
+                            format!("{label} rejected: {reason}"),
+                        );
+                    }
+                } else if *req == 0 {
+                    self.log(Some(id), EventKind::Membership, format!("n{id}: {reason}"));
+                }
+                return;
+            }
+            Note::ReadServed { req, index, value } => {
+                if let Some(r) = self.requests.get_mut(req) {
+                    if r.outcome == Outcome::Pending {
+                        r.outcome = Outcome::Value {
+                            value: value.clone(),
+                            index: Some(*index),
+                            stale: None,
+                        };
+                        let label = r.kind.label();
+                        let shown = value.as_deref().unwrap_or("(none)");
+                        self.log(
+                            Some(id),
+                            EventKind::Read,
+                            format!("{label} at n{id} = {shown} (read index {index})"),
+                        );
+                    }
+                }
+                return;
+            }
+            _ => {}
+        }
+        let (kind, text) = words::note(id, &note);
+        self.log(Some(id), kind, text);
+    }
+
+    fn on_conf_applied(&mut self, id: NodeId, req: u64, index: u64, change: &str, config: &str) {
+        if let Some(r) = self.requests.get_mut(&req) {
+            if r.outcome == Outcome::Pending {
+                r.outcome = Outcome::Committed { index };
+            }
+        }
+        if self.conf_reported.insert(index) {
+            self.log(
+                Some(id),
+                EventKind::Membership,
+                format!("configuration change {change} applied at index {index}: {config}"),
+            );
+        }
+        // A member that applies its own removal stops (etcd: "the member has been
+        // permanently removed from the cluster").
+        let members = self.nodes[&id].raft.trk.config.members();
+        if !members.contains(&id) {
+            if let Some(n) = self.nodes.get_mut(&id) {
+                if n.status == Status::Running {
+                    n.status = Status::Removed;
+                    n.epoch += 1;
+                    self.log(
+                        Some(id),
+                        EventKind::Membership,
+                        format!("n{id} learned it was removed and stopped"),
+                    );
+                }
+            }
+        }
+        // Members removed before they ever ran are gone too.
+        if self.leader() == Some(id) {
+            let gone: Vec<NodeId> = self
+                .nodes
+                .iter()
+                .filter(|(nid, n)| {
+                    !members.contains(nid)
+                        && matches!(n.status, Status::NotStarted | Status::Misconfigured)
+                })
+                .map(|(nid, _)| *nid)
+                .collect();
+            for g in gone {
+                if let Some(n) = self.nodes.get_mut(&g) {
+                    n.status = Status::Removed;
+                }
+            }
+        }
+    }
+
+    /// Appends an event to the log.
+    pub fn log(&mut self, node: Option<NodeId>, kind: EventKind, text: String) {
+        self.event_count += 1;
+        self.events.push_back(Event {
+            seq: self.event_count,
+            time: self.now,
+            node,
+            kind,
+            text,
+        });
+        while self.events.len() > EVENT_CAP {
+            self.events.pop_front();
+        }
+    }
+
+    fn check(&mut self, cause: &str) {
+        if !self.check_invariants {
+            return;
+        }
+        let observed: Vec<Observed> = self
+            .nodes
+            .values()
+            .filter(|n| !matches!(n.status, Status::NotStarted | Status::Misconfigured))
+            .map(|n| Observed {
+                raft: &n.raft,
+                alive: n.status == Status::Running,
+            })
+            .collect();
+        let found = self.checker.check(&observed);
+        for v in found {
+            self.log(
+                None,
+                EventKind::Invariant,
+                format!("INVARIANT VIOLATED: {}: {} (after {cause})", v.invariant, v.detail),
+            );
+            self.violations.push(ViolationRecord {
+                time: self.now,
+                invariant: v.invariant,
+                detail: v.detail,
+                cause: cause.to_string(),
+            });
+        }
+    }
+
+    // ---- actions ---------------------------------------------------------------------------
+
+    fn new_request(&mut self, kind: ReqKind, via: Option<NodeId>) -> u64 {
+        let id = self.next_req;
+        self.next_req += 1;
+        self.requests.insert(
+            id,
+            Request {
+                id,
+                kind,
+                via,
+                time: self.now,
+                outcome: Outcome::Pending,
+            },
+        );
+        while self.requests.len() > REQUEST_CAP {
+            let first = *self.requests.keys().next().expect("non-empty");
+            self.requests.remove(&first);
+        }
+        id
+    }
+
+    fn reject(&mut self, req: u64, reason: String) {
+        if let Some(r) = self.requests.get_mut(&req) {
+            r.outcome = Outcome::Rejected {
+                reason: reason.clone(),
+            };
+            let label = r.kind.label();
+            let via = r.via;
+            self.log(via, EventKind::Client, format!("{label} rejected: {reason}"));
+        }
+    }
+
+    fn node_ref(&self, id: NodeId) -> Result<&SimNode, String> {
+        self.nodes.get(&id).ok_or_else(|| format!("n{id} does not exist"))
+    }
+
+    fn require_running(&self, id: NodeId) -> Result<(), String> {
+        let n = self.node_ref(id)?;
+        if n.status != Status::Running {
+            return Err(format!("n{id} is {}", n.status.name()));
+        }
+        Ok(())
+    }
+
+    /// Performs a user action now. An action that makes no sense (an unknown node, killing a
+    /// dead node) is an error and changes nothing; an action the cluster refuses (a promotion
+    /// of a lagging learner, a write without a leader) is an outcome, logged as an event.
+    pub fn apply(&mut self, action: &Action) -> Result<(), String> {
+        let r = self.apply_inner(action);
+        if r.is_ok() {
+            let cause = action.to_scn();
+            self.check(&cause);
+        }
+        r
+    }
+
+    fn apply_inner(&mut self, action: &Action) -> Result<(), String> {
+        match action {
+            Action::Kill(id) => {
+                self.require_running(*id)?;
+                let n = self.nodes.get_mut(id).expect("checked");
+                n.status = Status::Killed;
+                n.epoch += 1;
+                self.log(Some(*id), EventKind::Fault, format!("n{id} crashed"));
+            }
+            Action::Restart(id) => {
+                let n = self.node_ref(*id)?;
+                if n.status != Status::Killed {
+                    return Err(format!("n{id} is {}, not killed", n.status.name()));
+                }
+                self.restart_node(*id, false);
+                self.log(
+                    Some(*id),
+                    EventKind::Fault,
+                    format!("n{id} restarted from its durable state"),
+                );
+            }
+            Action::Isolate(id) => {
+                self.node_ref(*id)?;
+                let all = self.ids();
+                self.net.isolate(*id, &all);
+                self.log(Some(*id), EventKind::Fault, format!("n{id} isolated"));
+            }
+            Action::Partition(groups) => {
+                for g in groups {
+                    for id in g {
+                        self.node_ref(*id)?;
+                    }
+                }
+                self.net
+                    .partition(groups.iter().map(|g| g.iter().copied().collect()).collect());
+                self.log(
+                    None,
+                    EventKind::Fault,
+                    format!("network partitioned: {}", action.to_scn().trim_start_matches("partition ")),
+                );
+            }
+            Action::Cut(a, b) => {
+                self.node_ref(*a)?;
+                self.node_ref(*b)?;
+                if a == b {
+                    return Err("cannot cut a node from itself".into());
+                }
+                self.net.cut(*a, *b);
+                self.log(None, EventKind::Fault, format!("link n{a}–n{b} cut"));
+            }
+            Action::Loss(p) => {
+                if *p > 100 {
+                    return Err(format!("loss {p}% is more than 100%"));
+                }
+                self.net.loss = *p;
+                self.log(None, EventKind::Fault, format!("{p}% of messages lost"));
+            }
+            Action::Heal => {
+                self.net.heal();
+                self.log(None, EventKind::Fault, "network healed".into());
+            }
+            Action::Campaign(id) => {
+                self.require_running(*id)?;
+                self.nodes.get_mut(id).expect("checked").raft.campaign_now();
+                self.flush(*id);
+            }
+            Action::Propose { key, value, via } => self.propose(key, value, *via)?,
+            Action::Read {
+                key,
+                via,
+                linearizable,
+            } => self.read(key, *via, *linearizable)?,
+            Action::MemberAdd {
+                node,
+                learner,
+                misconfigured,
+            } => self.member_add(*node, *learner, *misconfigured)?,
+            Action::Start(id) => {
+                let n = self.node_ref(*id)?;
+                match n.status {
+                    Status::NotStarted => {
+                        self.start_node(*id);
+                        self.log(
+                            Some(*id),
+                            EventKind::Membership,
+                            format!("n{id} process started; it joins the cluster"),
+                        );
+                    }
+                    Status::Misconfigured => self.log(
+                        Some(*id),
+                        EventKind::Membership,
+                        format!(
+                            "n{id} never comes up: the cluster knows it by a wrong peer URL"
+                        ),
+                    ),
+                    s => return Err(format!("n{id} is {}, not a new member", s.name())),
+                }
+            }
+            Action::Promote(id) => {
+                self.node_ref(*id)?;
+                self.conf_change(
+                    ConfChange {
+                        changes: vec![ConfChangeSingle::AddNode(*id)],
+                    },
+                    format!("promote n{id}"),
+                );
+            }
+            Action::Remove(id) => {
+                self.node_ref(*id)?;
+                self.conf_change(
+                    ConfChange {
+                        changes: vec![ConfChangeSingle::RemoveNode(*id)],
+                    },
+                    format!("remove n{id}"),
+                );
+            }
+            Action::MemberChange {
+                add,
+                learners,
+                remove,
+            } => {
+                for id in remove {
+                    self.node_ref(*id)?;
+                }
+                let mut changes = Vec::new();
+                for id in add {
+                    changes.push(ConfChangeSingle::AddNode(*id));
+                }
+                for id in learners {
+                    changes.push(ConfChangeSingle::AddLearner(*id));
+                }
+                for id in remove {
+                    changes.push(ConfChangeSingle::RemoveNode(*id));
+                }
+                if changes.is_empty() {
+                    return Err("member change needs add=, learners= or remove=".into());
+                }
+                let fresh: Vec<NodeId> = add
+                    .iter()
+                    .chain(learners)
+                    .copied()
+                    .filter(|id| !self.nodes.contains_key(id))
+                    .collect();
+                for id in &fresh {
+                    self.create_node(*id);
+                }
+                let cc = ConfChange { changes };
+                let label = format!("member change {}", cc.describe());
+                if !self.conf_change(cc, label) {
+                    for id in fresh {
+                        self.nodes.remove(&id);
+                    }
+                }
+            }
+            Action::TransferLeader(id) => {
+                self.node_ref(*id)?;
+                let req = self.new_request(ReqKind::Transfer { to: *id }, None);
+                match self.leader() {
+                    None => self.reject(req, "no leader".into()),
+                    Some(l) => {
+                        let r = self
+                            .nodes
+                            .get_mut(&l)
+                            .expect("leader exists")
+                            .raft
+                            .client_transfer_leader(*id);
+                        self.flush(l);
+                        match r {
+                            Ok(()) => {
+                                if let Some(rq) = self.requests.get_mut(&req) {
+                                    rq.outcome = Outcome::Accepted;
+                                }
+                            }
+                            Err(e) => self.reject(req, e),
+                        }
+                    }
+                }
+            }
+            Action::Compact(id) => {
+                self.require_running(*id)?;
+                self.nodes.get_mut(id).expect("checked").raft.compact();
+                self.flush(*id);
+            }
+            Action::ForceNewCluster(id) => {
+                let n = self.node_ref(*id)?;
+                if !matches!(n.status, Status::Running | Status::Killed) {
+                    return Err(format!("n{id} is {}", n.status.name()));
+                }
+                self.restart_node(*id, true);
+                self.log(
+                    Some(*id),
+                    EventKind::Membership,
+                    format!(
+                        "n{id} restarted with --force-new-cluster: uncommitted entries dropped, every other member removed"
+                    ),
+                );
+            }
+            Action::Drop(mid) => {
+                let Some(f) = self.net.in_flight.remove(mid) else {
+                    return Err(format!("no message {mid} in flight"));
+                };
+                self.log(
+                    Some(f.msg.from),
+                    EventKind::Fault,
+                    format!(
+                        "{} n{}→n{} dropped by hand",
+                        f.msg.msg_type.name(),
+                        f.msg.from,
+                        f.msg.to
+                    ),
+                );
+                self.dropped(&f, "dropped by hand");
+            }
+            Action::Set { name, value } => {
+                let mut o = self.opts.clone();
+                o.set(name, value)?;
+                if o.seed != self.opts.seed {
+                    return Err("the seed can only be set when the cluster is created".into());
+                }
+                self.opts = o;
+                let cfg = self.opts.raft_config();
+                for n in self.nodes.values_mut() {
+                    n.raft.cfg = cfg.clone();
+                }
+                self.log(None, EventKind::Info, format!("{name} set to {value}"));
+            }
+        }
+        Ok(())
+    }
+
+    fn restart_node(&mut self, id: NodeId, force_new_cluster: bool) {
+        let node_rng = self.rng.fork(id);
+        let cfg = self.opts.raft_config();
+        let n = self.nodes.get_mut(&id).expect("caller checked");
+        let mut raft = Raft::restart(id, n.raft.durable(), cfg, node_rng);
+        if force_new_cluster {
+            raft.force_new_cluster();
+            raft.notes.clear();
+        }
+        n.raft = raft;
+        n.status = Status::NotStarted;
+        self.start_node(id);
+        self.flush(id);
+    }
+
+    fn propose(&mut self, key: &str, value: &str, via: Option<NodeId>) -> Result<(), String> {
+        if let Some(v) = via {
+            self.node_ref(v)?;
+        }
+        check_word(key, "key")?;
+        check_word(value, "value")?;
+        let req = self.new_request(
+            ReqKind::Write {
+                key: key.into(),
+                value: value.into(),
+            },
+            via,
+        );
+        let Some(target) = via.or_else(|| self.leader()) else {
+            self.reject(req, "no leader".into());
+            return Ok(());
+        };
+        if !self.is_running(target) {
+            self.reject(req, format!("n{target} is down"));
+            return Ok(());
+        }
+        if let Some(r) = self.requests.get_mut(&req) {
+            r.via = Some(target);
+        }
+        let res = self
+            .nodes
+            .get_mut(&target)
+            .expect("running")
+            .raft
+            .client_put(key, value, req);
+        self.flush(target);
+        if let Err(e) = res {
+            self.reject(req, e);
+        }
+        Ok(())
+    }
+
+    fn read(&mut self, key: &str, via: Option<NodeId>, linearizable: bool) -> Result<(), String> {
+        if let Some(v) = via {
+            self.node_ref(v)?;
+        }
+        check_word(key, "key")?;
+        let req = self.new_request(
+            ReqKind::Read {
+                key: key.into(),
+                linearizable,
+            },
+            via,
+        );
+        self.last_read = Some(req);
+        let Some(target) = via.or_else(|| self.leader()) else {
+            self.reject(req, "no leader".into());
+            return Ok(());
+        };
+        if !self.is_running(target) {
+            self.reject(req, format!("n{target} is down"));
+            return Ok(());
+        }
+        if let Some(r) = self.requests.get_mut(&req) {
+            r.via = Some(target);
+        }
+        if linearizable {
+            let res = self
+                .nodes
+                .get_mut(&target)
+                .expect("running")
+                .raft
+                .client_read_index(key, req);
+            self.flush(target);
+            if let Err(e) = res {
+                self.reject(req, e);
+            }
+            return Ok(());
+        }
+        // Serializable: this node's applied state, right now. Stale if the latest applied
+        // state anywhere says otherwise.
+        let node = &self.nodes[&target].raft;
+        let value = node.client_read_local(key);
+        let applied = node.log.applied;
+        let freshest = self
+            .nodes
+            .values()
+            .filter(|n| n.status == Status::Running)
+            .max_by_key(|n| (n.raft.log.applied, std::cmp::Reverse(n.raft.id)))
+            .expect("target runs");
+        let fresh_value = freshest.raft.client_read_local(key);
+        let stale = if fresh_value != value {
+            Some(format!(
+                "n{target} has applied up to {applied}; n{} has applied up to {} where {key} = {}",
+                freshest.raft.id,
+                freshest.raft.log.applied,
+                fresh_value.as_deref().unwrap_or("(none)")
+            ))
+        } else {
+            None
+        };
+        let shown = value.clone().unwrap_or_else(|| "(none)".into());
+        let text = match &stale {
+            Some(_) => format!("serializable read {key} at n{target} = {shown} (STALE)"),
+            None => format!("serializable read {key} at n{target} = {shown}"),
+        };
+        if let Some(r) = self.requests.get_mut(&req) {
+            r.outcome = Outcome::Value {
+                value,
+                index: None,
+                stale,
+            };
+        }
+        self.log(Some(target), EventKind::Read, text);
+        Ok(())
+    }
+
+    fn member_add(&mut self, id: NodeId, learner: bool, misconfigured: bool) -> Result<(), String> {
+        if id == 0 {
+            return Err("node ids start at n1".into());
+        }
+        if let Some(n) = self.nodes.get(&id) {
+            if n.status != Status::Removed {
+                return Err(format!("n{id} already exists ({})", n.status.name()));
+            }
+            return Err(format!("n{id} was removed; add a member under a new id"));
+        }
+        self.create_node(id);
+        if misconfigured {
+            self.nodes.get_mut(&id).expect("created").status = Status::Misconfigured;
+        }
+        let change = if learner {
+            ConfChangeSingle::AddLearner(id)
+        } else {
+            ConfChangeSingle::AddNode(id)
+        };
+        let label = format!(
+            "member add n{id}{}{}",
+            if learner { " learner" } else { "" },
+            if misconfigured { " (misconfigured)" } else { "" }
+        );
+        if !self.conf_change(
+            ConfChange {
+                changes: vec![change],
+            },
+            label,
+        ) {
+            self.nodes.remove(&id);
+        }
+        Ok(())
+    }
+
+    /// Submits a configuration change to the leader; returns whether it was accepted.
+    fn conf_change(&mut self, cc: ConfChange, label: String) -> bool {
+        let req = self.new_request(ReqKind::Member { desc: label }, None);
+        let Some(l) = self.leader() else {
+            self.reject(req, "no leader".into());
+            return false;
+        };
+        let res = self
+            .nodes
+            .get_mut(&l)
+            .expect("leader exists")
+            .raft
+            .client_conf_change(cc, req);
+        self.flush(l);
+        match res {
+            Ok(()) => {
+                // The leader may still drop it (e.g. a change already pending).
+                !matches!(
+                    self.requests.get(&req).map(|r| &r.outcome),
+                    Some(Outcome::Rejected { .. })
+                )
+            }
+            Err(e) => {
+                self.reject(req, e);
+                false
+            }
+        }
+    }
+}
+
+/// Keys and values are single words: they must survive a round trip through a scenario line.
+fn check_word(s: &str, what: &str) -> Result<(), String> {
+    if s.is_empty() {
+        return Err(format!("empty {what}"));
+    }
+    if s.chars().any(|c| c.is_whitespace() || c == '=' || c == '#') {
+        return Err(format!(
+            "{what} '{s}' must not contain spaces, '=' or '#'"
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,81 @@
+//! The event log: what happened, in plain words, with a category to filter by.
+
+use serde::{Deserialize, Serialize};
+
+use crate::raft::NodeId;
+
+/// The category of an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum EventKind {
+    /// Campaigns and their outcomes.
+    Election,
+    /// Leadership gained or lost.
+    Leader,
+    /// Individual vote decisions.
+    Vote,
+    /// Replication progress (probe / replicate / snapshot).
+    Replication,
+    /// Snapshots and compaction.
+    Snapshot,
+    /// Membership changes.
+    Membership,
+    /// Client writes.
+    Client,
+    /// Client reads.
+    Read,
+    /// Faults injected by the user.
+    Fault,
+    /// An invariant broke.
+    Invariant,
+    /// Anything else.
+    Info,
+}
+
+impl EventKind {
+    /// Every kind, for filters.
+    pub const ALL: [EventKind; 11] = [
+        EventKind::Election,
+        EventKind::Leader,
+        EventKind::Vote,
+        EventKind::Replication,
+        EventKind::Snapshot,
+        EventKind::Membership,
+        EventKind::Client,
+        EventKind::Read,
+        EventKind::Fault,
+        EventKind::Invariant,
+        EventKind::Info,
+    ];
+
+    /// A lowercase name.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Election => "election",
+            EventKind::Leader => "leader",
+            EventKind::Vote => "vote",
+            EventKind::Replication => "replication",
+            EventKind::Snapshot => "snapshot",
+            EventKind::Membership => "membership",
+            EventKind::Client => "client",
+            EventKind::Read => "read",
+            EventKind::Fault => "fault",
+            EventKind::Invariant => "invariant",
+            EventKind::Info => "info",
+        }
+    }
+}
+
+/// One logged event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    /// Its number in the run (from 1).
+    pub seq: u64,
+    /// Simulated time, ms.
+    pub time: u64,
+    /// The node it is about, if one.
+    pub node: Option<NodeId>,
+    /// Its category.
+    pub kind: EventKind,
+    /// What happened, in plain words.
+    pub text: String,
+}

@@ -1,0 +1,396 @@
+//! Time travel: a run is its options plus its actions, each taken at a known position, so any
+//! past moment can be rebuilt by replaying from the nearest checkpoint.
+//!
+//! Checkpoints are whole copies of the simulator, taken at growing intervals and thinned when
+//! there are too many, so memory stays bounded however long the run; a seek replays at most
+//! one interval. Acting while looking at the past forks: the old future is discarded.
+
+use serde::{Deserialize, Serialize};
+
+use super::action::Action;
+use super::cluster::{Sim, TICK_MS};
+use super::event::EventKind;
+use super::options::Options;
+
+/// An action and the position at which it was taken.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Recorded {
+    /// Events processed before it.
+    pub processed: u64,
+    /// Simulated time, ms.
+    pub time: u64,
+    /// The action.
+    pub action: Action,
+}
+
+/// A notable moment for the timeline's markers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Marker {
+    /// Simulated time, ms.
+    pub time: u64,
+    /// What kind of moment.
+    pub kind: EventKind,
+    /// What happened.
+    pub label: String,
+}
+
+#[derive(Clone, Debug)]
+struct Checkpoint {
+    sim: Sim,
+    next_action: usize,
+}
+
+/// At most this many checkpoints are kept.
+pub const MAX_CHECKPOINTS: usize = 256;
+
+/// A run with its history.
+#[derive(Clone, Debug)]
+pub struct Timeline {
+    n: usize,
+    opts: Options,
+    actions: Vec<Recorded>,
+    checkpoints: Vec<Checkpoint>,
+    interval: u64,
+    cur: Sim,
+    next_action: usize,
+    head_time: u64,
+    head_processed: u64,
+    markers: Vec<Marker>,
+    marked_upto: u64,
+}
+
+impl Timeline {
+    /// A new run of `n` voters with `opts`.
+    pub fn new(n: usize, opts: Options) -> Timeline {
+        let cur = Sim::new(n, opts.clone());
+        let marked_upto = cur.event_count;
+        Timeline {
+            n,
+            opts,
+            actions: Vec::new(),
+            checkpoints: vec![Checkpoint {
+                sim: cur.clone(),
+                next_action: 0,
+            }],
+            interval: 50 * TICK_MS,
+            cur,
+            next_action: 0,
+            head_time: 0,
+            head_processed: 0,
+            markers: Vec::new(),
+            marked_upto,
+        }
+    }
+
+    /// The simulator at the moment being viewed.
+    pub fn sim(&self) -> &Sim {
+        &self.cur
+    }
+
+    /// Number of nodes the run started with.
+    pub fn initial_size(&self) -> usize {
+        self.n
+    }
+
+    /// The options the run started with.
+    pub fn initial_options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The recorded actions of this branch.
+    pub fn actions(&self) -> &[Recorded] {
+        &self.actions
+    }
+
+    /// The furthest moment of this branch, ms.
+    pub fn head_time(&self) -> u64 {
+        self.head_time
+    }
+
+    /// Whether the view is at the head (not in the past).
+    pub fn at_head(&self) -> bool {
+        self.cur.processed >= self.head_processed && self.next_action >= self.actions.len()
+    }
+
+    /// Notable moments of this branch.
+    pub fn markers(&self) -> &[Marker] {
+        &self.markers
+    }
+
+    /// How many checkpoints are held (for memory benchmarks).
+    pub fn checkpoint_count(&self) -> usize {
+        self.checkpoints.len()
+    }
+
+    /// Performs `action` now. If the view is in the past, the future after it is discarded
+    /// (a fork). A rejected action changes nothing and is not recorded.
+    pub fn act(&mut self, action: Action) -> Result<(), String> {
+        if !self.at_head() {
+            self.fork_here();
+        }
+        // Finish everything due at this millisecond first, so that "at TIME action" in an
+        // exported scenario replays at exactly the same position.
+        let now = self.cur.now;
+        self.cur.advance_to(now);
+        let processed = self.cur.processed;
+        let time = self.cur.now;
+        self.cur.apply(&action)?;
+        self.actions.push(Recorded {
+            processed,
+            time,
+            action,
+        });
+        self.next_action = self.actions.len();
+        self.after_forward();
+        Ok(())
+    }
+
+    fn fork_here(&mut self) {
+        self.actions.truncate(self.next_action);
+        let p = self.cur.processed;
+        let t = self.cur.now;
+        self.checkpoints
+            .retain(|c| c.sim.processed <= p && c.sim.now <= t && c.next_action <= self.next_action);
+        self.markers.retain(|m| m.time <= t);
+        self.head_time = t;
+        self.head_processed = p;
+        self.marked_upto = self.cur.event_count;
+    }
+
+    /// Moves forward to time `t` (ms), replaying recorded actions on the way and extending
+    /// the branch when past its head.
+    pub fn advance_to(&mut self, t: u64) {
+        while self.next_action < self.actions.len() && self.actions[self.next_action].time <= t {
+            let a = self.actions[self.next_action].clone();
+            self.run_events_to(a.processed, a.time);
+            // It succeeded when it was first taken and the state is the same now.
+            let _ = self.cur.apply(&a.action);
+            self.next_action += 1;
+        }
+        while self.cur.now < t {
+            let step_to = (self.cur.now / self.interval + 1) * self.interval;
+            self.cur.advance_to(step_to.min(t));
+            self.after_forward();
+        }
+        self.after_forward();
+    }
+
+    /// Advances by `n` ticks.
+    pub fn tick(&mut self, n: u64) {
+        let t = self.cur.now + n * TICK_MS;
+        self.advance_to(t);
+    }
+
+    /// Processes the next event (or the next recorded action, if it comes first).
+    pub fn step_event(&mut self) {
+        if self.next_action < self.actions.len()
+            && self.actions[self.next_action].processed <= self.cur.processed
+        {
+            let a = self.actions[self.next_action].clone();
+            self.cur.replay_to(a.processed, a.time);
+            let _ = self.cur.apply(&a.action);
+            self.next_action += 1;
+        } else {
+            self.cur.step_event();
+        }
+        self.after_forward();
+    }
+
+    /// Goes back one event.
+    pub fn step_back_event(&mut self) {
+        let p = self.cur.processed.saturating_sub(1);
+        self.goto(p, 0);
+    }
+
+    /// Shows the moment `t` ms (clamped to the head when going back and forth in history).
+    pub fn seek(&mut self, t: u64) {
+        if t >= self.cur.now {
+            self.advance_to(t);
+            return;
+        }
+        self.restore_before(u64::MAX, t);
+        self.advance_to(t);
+    }
+
+    /// Rebuilds the state after `processed` events (and at least time `time`).
+    pub fn goto(&mut self, processed: u64, time: u64) {
+        self.restore_before(processed, u64::MAX);
+        while self.next_action < self.actions.len()
+            && self.actions[self.next_action].processed <= processed
+        {
+            let a = self.actions[self.next_action].clone();
+            self.cur.replay_to(a.processed, a.time);
+            let _ = self.cur.apply(&a.action);
+            self.next_action += 1;
+        }
+        self.cur.replay_to(processed, time);
+    }
+
+    fn restore_before(&mut self, processed: u64, time: u64) {
+        let cp = self
+            .checkpoints
+            .iter()
+            .rev()
+            .find(|c| c.sim.processed <= processed && c.sim.now <= time)
+            .unwrap_or(&self.checkpoints[0])
+            .clone();
+        self.cur = cp.sim;
+        self.next_action = cp.next_action;
+    }
+
+    fn run_events_to(&mut self, processed: u64, time: u64) {
+        while self.cur.processed < processed {
+            let next = self
+                .cur
+                .next_event_time()
+                .unwrap_or(time)
+                .max(self.cur.now);
+            let step_to = (self.cur.now / self.interval + 1) * self.interval;
+            if next >= step_to && step_to <= time {
+                // Cross a checkpoint boundary on the way.
+                self.cur.replay_to(self.cur.processed, step_to);
+                self.after_forward();
+                continue;
+            }
+            if !self.cur.step_event() {
+                break;
+            }
+        }
+        self.cur.replay_to(processed, time);
+        self.after_forward();
+    }
+
+    fn after_forward(&mut self) {
+        let beyond = self.cur.processed > self.head_processed
+            || (self.cur.processed == self.head_processed && self.cur.now > self.head_time);
+        if beyond || self.at_head() {
+            self.collect_markers();
+        }
+        if beyond {
+            self.head_processed = self.cur.processed;
+            self.head_time = self.head_time.max(self.cur.now);
+        }
+        let last = self.checkpoints.last().expect("never empty");
+        if self.cur.now >= last.sim.now + self.interval && self.cur.processed > last.sim.processed {
+            self.checkpoints.push(Checkpoint {
+                sim: self.cur.clone(),
+                next_action: self.next_action,
+            });
+            if self.checkpoints.len() > MAX_CHECKPOINTS {
+                // Keep the first and every other one; space future ones twice as far.
+                let old = std::mem::take(&mut self.checkpoints);
+                self.checkpoints = old
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| i % 2 == 0)
+                    .map(|(_, c)| c)
+                    .collect();
+                self.interval *= 2;
+            }
+        }
+    }
+
+    fn collect_markers(&mut self) {
+        if self.cur.event_count <= self.marked_upto {
+            return;
+        }
+        for e in self.cur.events.iter().filter(|e| e.seq > self.marked_upto) {
+            let notable = matches!(
+                e.kind,
+                EventKind::Leader | EventKind::Fault | EventKind::Membership | EventKind::Invariant
+            ) || (e.kind == EventKind::Election && e.text.contains("campaigns"));
+            if notable {
+                self.markers.push(Marker {
+                    time: e.time,
+                    kind: e.kind,
+                    label: e.text.clone(),
+                });
+            }
+        }
+        self.marked_upto = self.cur.event_count;
+    }
+
+    /// The run as a scenario: its options, then every action at the tick it was taken.
+    /// Replaying it with `raftlab run` (or loading it) gives the same run.
+    pub fn export_scn(&self) -> String {
+        let mut out = String::from("# exported from raftlab\n");
+        out.push_str(&format!(
+            "cluster {} {}\n",
+            self.n,
+            self.opts.to_words().join(" ")
+        ));
+        for a in &self.actions[..self.next_action.min(self.actions.len())] {
+            out.push_str(&format!("at {} {}\n", a.time, a.action.to_scn()));
+        }
+        out.push_str(&format!("at {}\n", self.cur.now));
+        out
+    }
+
+    /// The event trace of the moment viewed, as JSON lines-friendly array.
+    pub fn trace_json(&self) -> String {
+        serde_json::to_string_pretty(&self.cur.events).unwrap_or_else(|_| "[]".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Timeline {
+        let mut tl = Timeline::new(3, Options::default());
+        tl.tick(30);
+        tl.act(Action::Propose {
+            key: "a".into(),
+            value: "1".into(),
+            via: None,
+        })
+        .unwrap();
+        tl.tick(20);
+        let l = tl.sim().leader().unwrap();
+        tl.act(Action::Kill(l)).unwrap();
+        tl.tick(60);
+        tl
+    }
+
+    fn fingerprint(s: &Sim) -> u64 {
+        s.fingerprint()
+    }
+
+    #[test]
+    fn seeking_back_and_forth_reproduces_each_moment() {
+        let mut tl = sample();
+        let head = fingerprint(tl.sim());
+        let head_t = tl.sim().now;
+        let mut fresh = Timeline::new(3, Options::default());
+        fresh.tick(25);
+        let at_25 = fingerprint(fresh.sim());
+        tl.seek(25 * TICK_MS);
+        assert_eq!(fingerprint(tl.sim()), at_25);
+        tl.seek(head_t);
+        assert_eq!(fingerprint(tl.sim()), head);
+    }
+
+    #[test]
+    fn step_back_then_forward_is_identity() {
+        let mut tl = sample();
+        tl.step_event();
+        let before = fingerprint(tl.sim());
+        let p = tl.sim().processed;
+        tl.step_back_event();
+        assert_eq!(tl.sim().processed, p - 1);
+        tl.step_event();
+        assert_eq!(tl.sim().processed, p);
+        assert_eq!(fingerprint(tl.sim()), before);
+    }
+
+    #[test]
+    fn acting_in_the_past_forks() {
+        let mut tl = sample();
+        assert_eq!(tl.actions().len(), 2);
+        tl.seek(35 * TICK_MS);
+        tl.act(Action::Heal).unwrap();
+        assert_eq!(tl.actions().len(), 2, "the kill was in the discarded future");
+        assert!(matches!(tl.actions()[1].action, Action::Heal));
+        assert!(tl.at_head());
+    }
+}

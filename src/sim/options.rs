@@ -1,0 +1,232 @@
+//! Cluster options: the `cluster N key=value ...` line of a scenario, and the UI's toolbar.
+
+use serde::{Deserialize, Serialize};
+
+use crate::raft::RaftConfig;
+
+/// Everything that fixes how a simulated cluster behaves. Two runs with equal options and
+/// equal actions are identical.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options {
+    /// The seed of every random choice (election timeouts, latencies, loss, tick phases).
+    pub seed: u64,
+    /// Pre-vote on or off.
+    pub prevote: bool,
+    /// Check-quorum on or off.
+    pub checkquorum: bool,
+    /// Election timeout in ticks.
+    pub election: u64,
+    /// Heartbeat interval in ticks.
+    pub heartbeat: u64,
+    /// Smallest message latency, ms.
+    pub latency_min: u64,
+    /// Largest message latency, ms.
+    pub latency_max: u64,
+    /// Max appends in flight per follower.
+    pub inflight: usize,
+    /// Max entries per append.
+    pub max_entries: usize,
+    /// Compact every this many applied entries (0 = never).
+    pub snapshot_every: u64,
+    /// Learner promotion threshold, percent of the leader's match.
+    pub learner_ready: u64,
+    /// Max number of learners.
+    pub max_learners: usize,
+    /// etcd's --strict-reconfig-check.
+    pub strict_reconfig: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            seed: 1,
+            prevote: true,
+            checkquorum: true,
+            election: 10,
+            heartbeat: 1,
+            latency_min: 10,
+            latency_max: 40,
+            inflight: 256,
+            max_entries: 64,
+            snapshot_every: 0,
+            learner_ready: 90,
+            max_learners: 1,
+            strict_reconfig: false,
+        }
+    }
+}
+
+/// Names accepted by [`Options::set`], for error messages and help.
+pub const OPTION_NAMES: &[&str] = &[
+    "seed",
+    "prevote",
+    "checkquorum",
+    "election",
+    "heartbeat",
+    "latency",
+    "inflight",
+    "max-entries",
+    "snapshot-every",
+    "learner-ready",
+    "max-learners",
+    "strict-reconfig",
+];
+
+fn parse_bool(v: &str) -> Result<bool, String> {
+    match v {
+        "on" | "true" | "1" => Ok(true),
+        "off" | "false" | "0" => Ok(false),
+        _ => Err(format!("expected on or off, got '{v}'")),
+    }
+}
+
+fn parse_num(v: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    let n: u64 = v
+        .parse()
+        .map_err(|_| format!("expected a whole number, got '{v}'"))?;
+    if n < lo || n > hi {
+        return Err(format!("{n} is out of range {lo}..={hi}"));
+    }
+    Ok(n)
+}
+
+impl Options {
+    /// Sets one option from its scenario spelling; an unknown name or bad value is an error
+    /// that says what was expected.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "seed" => {
+                self.seed = value
+                    .parse()
+                    .map_err(|_| format!("expected a whole number, got '{value}'"))?
+            }
+            "prevote" => self.prevote = parse_bool(value)?,
+            "checkquorum" => self.checkquorum = parse_bool(value)?,
+            "election" => self.election = parse_num(value, 2, 1000)?,
+            "heartbeat" => self.heartbeat = parse_num(value, 1, 1000)?,
+            "latency" => {
+                let (lo, hi) = match value.split_once('-') {
+                    Some((a, b)) => (parse_num(a, 0, 10_000)?, parse_num(b, 0, 10_000)?),
+                    None => {
+                        let v = parse_num(value, 0, 10_000)?;
+                        (v, v)
+                    }
+                };
+                if lo > hi {
+                    return Err(format!("latency range {lo}-{hi} is backwards"));
+                }
+                self.latency_min = lo;
+                self.latency_max = hi;
+            }
+            "inflight" => self.inflight = parse_num(value, 1, 100_000)? as usize,
+            "max-entries" => self.max_entries = parse_num(value, 1, 100_000)? as usize,
+            "snapshot-every" => self.snapshot_every = parse_num(value, 0, 1_000_000)?,
+            "learner-ready" => self.learner_ready = parse_num(value, 0, 100)?,
+            "max-learners" => self.max_learners = parse_num(value, 0, 100)? as usize,
+            "strict-reconfig" => self.strict_reconfig = parse_bool(value)?,
+            _ => {
+                return Err(format!(
+                    "unknown option '{name}' (known: {})",
+                    OPTION_NAMES.join(", ")
+                ))
+            }
+        }
+        if self.heartbeat >= self.election {
+            return Err(format!(
+                "heartbeat ({}) must be shorter than election ({})",
+                self.heartbeat, self.election
+            ));
+        }
+        Ok(())
+    }
+
+    /// The options as `key=value` words, only those that differ from the defaults (for
+    /// exporting a run as a scenario).
+    pub fn to_words(&self) -> Vec<String> {
+        let d = Options::default();
+        let onoff = |b: bool| if b { "on" } else { "off" };
+        let mut w = vec![format!("seed={}", self.seed)];
+        if self.prevote != d.prevote {
+            w.push(format!("prevote={}", onoff(self.prevote)));
+        }
+        if self.checkquorum != d.checkquorum {
+            w.push(format!("checkquorum={}", onoff(self.checkquorum)));
+        }
+        if self.election != d.election {
+            w.push(format!("election={}", self.election));
+        }
+        if self.heartbeat != d.heartbeat {
+            w.push(format!("heartbeat={}", self.heartbeat));
+        }
+        if (self.latency_min, self.latency_max) != (d.latency_min, d.latency_max) {
+            w.push(format!("latency={}-{}", self.latency_min, self.latency_max));
+        }
+        if self.inflight != d.inflight {
+            w.push(format!("inflight={}", self.inflight));
+        }
+        if self.max_entries != d.max_entries {
+            w.push(format!("max-entries={}", self.max_entries));
+        }
+        if self.snapshot_every != d.snapshot_every {
+            w.push(format!("snapshot-every={}", self.snapshot_every));
+        }
+        if self.learner_ready != d.learner_ready {
+            w.push(format!("learner-ready={}", self.learner_ready));
+        }
+        if self.max_learners != d.max_learners {
+            w.push(format!("max-learners={}", self.max_learners));
+        }
+        if self.strict_reconfig != d.strict_reconfig {
+            w.push(format!("strict-reconfig={}", onoff(self.strict_reconfig)));
+        }
+        w
+    }
+
+    /// The raft settings these options give every node.
+    pub fn raft_config(&self) -> RaftConfig {
+        RaftConfig {
+            heartbeat_tick: self.heartbeat,
+            election_tick: self.election,
+            pre_vote: self.prevote,
+            check_quorum: self.checkquorum,
+            max_inflight: self.inflight,
+            max_entries: self.max_entries,
+            snapshot_every: self.snapshot_every,
+            learner_ready_percent: self.learner_ready,
+            max_learners: self.max_learners,
+            strict_reconfig: self.strict_reconfig,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_parses_and_rejects() {
+        let mut o = Options::default();
+        o.set("latency", "5-50").unwrap();
+        assert_eq!((o.latency_min, o.latency_max), (5, 50));
+        o.set("prevote", "off").unwrap();
+        assert!(!o.prevote);
+        assert!(o.set("prevote", "maybe").unwrap_err().contains("on or off"));
+        assert!(o.set("colour", "red").unwrap_err().contains("unknown option"));
+        assert!(o.set("latency", "50-5").is_err());
+        assert!(o.set("election", "1").is_err());
+    }
+
+    #[test]
+    fn words_round_trip() {
+        let mut o = Options::default();
+        o.set("seed", "9").unwrap();
+        o.set("checkquorum", "off").unwrap();
+        o.set("snapshot-every", "20").unwrap();
+        let mut p = Options::default();
+        for w in o.to_words() {
+            let (k, v) = w.split_once('=').unwrap();
+            p.set(k, v).unwrap();
+        }
+        assert_eq!(o, p);
+    }
+}
