@@ -1,3 +1,317 @@
-pub fn main(_a: &[String]) -> i32 {
+//! The native `raftlab` command: `run` a scenario, `bench` the core, `presets` list.
+//!
+//! Exit codes: 0 when every expect and await held, 1 when any failed, 2 for a malformed file
+//! or bad usage. Never a panic on any input.
+
+use std::time::Instant;
+
+use serde_json::json;
+
+use crate::raft::{Config, Message, Raft, RaftConfig, Rng, Role};
+
+use super::cluster::{Sim, Status};
+use super::options::Options;
+use super::player::{LineStatus, Player};
+use super::presets::PRESETS;
+use super::scenario::Script;
+
+const USAGE: &str = "usage:
+  raftlab run [--json] [--quiet] FILE.scn   run a scenario (FILE may be preset:NAME)
+  raftlab bench [--ticks N]                 throughput of the raft core and the simulator
+  raftlab presets                           list the narrated presets";
+
+/// Runs the CLI with `args` (without the program name); returns the exit code.
+pub fn main(args: &[String]) -> i32 {
+    match args.first().map(String::as_str) {
+        Some("run") => run(&args[1..]),
+        Some("bench") => bench(&args[1..]),
+        Some("presets") => {
+            for p in PRESETS {
+                println!("{:<28} {}", p.id, p.title());
+                println!("{:<28} {}", "", p.description());
+            }
+            0
+        }
+        Some("help") | Some("--help") | Some("-h") => {
+            println!("{USAGE}");
+            0
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            2
+        }
+    }
+}
+
+fn load(path: &str) -> Result<String, String> {
+    if let Some(id) = path.strip_prefix("preset:") {
+        return super::presets::find(id)
+            .map(|p| p.text.to_string())
+            .ok_or_else(|| format!("no preset named '{id}' (see: raftlab presets)"));
+    }
+    std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
+}
+
+fn run(args: &[String]) -> i32 {
+    let mut json_out = false;
+    let mut quiet = false;
+    let mut file = None;
+    for a in args {
+        match a.as_str() {
+            "--json" => json_out = true,
+            "--quiet" => quiet = true,
+            f if !f.starts_with("--") && file.is_none() => file = Some(f.to_string()),
+            other => {
+                eprintln!("unexpected argument '{other}'\n{USAGE}");
+                return 2;
+            }
+        }
+    }
+    let Some(file) = file else {
+        eprintln!("{USAGE}");
+        return 2;
+    };
+    let text = match load(&file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let script = match Script::parse(&text) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{file}:{e}");
+            return 2;
+        }
+    };
+    let mut player = Player::new(script);
+    player.keep_trace = !json_out && !quiet;
+    let mut printed = 0;
+    while let Some(r) = player.step() {
+        if player.keep_trace {
+            for e in &player.trace[printed..] {
+                println!("[{:>8.1}] {}", e.time as f64 / 100.0, e.text);
+            }
+            printed = player.trace.len();
+        }
+        match &r.status {
+            LineStatus::Failed(m) if !json_out => println!("{file}:{}: FAILED: {m}", r.lineno),
+            LineStatus::Narration(t) if !json_out && !quiet => println!("  >> {t}"),
+            _ => {}
+        }
+    }
+    let failures: Vec<String> = player
+        .failures()
+        .iter()
+        .map(|r| match &r.status {
+            LineStatus::Failed(m) => format!("{file}:{}: {m}", r.lineno),
+            _ => String::new(),
+        })
+        .collect();
+    let Some(tl) = player.timeline() else {
+        eprintln!("{file}: nothing ran");
+        return 2;
+    };
+    let sim = tl.sim();
+    if json_out {
+        println!("{}", summary_json(sim, &failures));
+    } else {
+        print_table(sim);
+        let n = player.results().len();
+        println!(
+            "{file}: {} of {n} lines ok, {} failed, {} invariant violations",
+            n - failures.len(),
+            failures.len(),
+            sim.violations.len()
+        );
+    }
+    i32::from(!failures.is_empty())
+}
+
+fn word(id: u64) -> serde_json::Value {
+    if id == 0 {
+        serde_json::Value::Null
+    } else {
+        json!(format!("n{id}"))
+    }
+}
+
+fn summary_json(sim: &Sim, failures: &[String]) -> serde_json::Value {
+    let cfg = sim.config();
+    let nodes: Vec<serde_json::Value> = sim
+        .nodes
+        .values()
+        .map(|n| {
+            let r = &n.raft;
+            let member = if cfg.is_voter(r.id) {
+                "voter"
+            } else if cfg.is_learner(r.id) {
+                "learner"
+            } else {
+                "none"
+            };
+            json!({
+                "id": format!("n{}", r.id),
+                "alive": n.status == Status::Running,
+                "status": n.status.name(),
+                "role": r.role.name(),
+                "term": r.term,
+                "vote": word(r.vote),
+                "lead": word(r.lead),
+                "commit": r.log.committed,
+                "applied": r.log.applied,
+                "last": r.log.last_index(),
+                "member": member,
+            })
+        })
+        .collect();
+    let names = |ids: Vec<u64>| ids.into_iter().map(|i| format!("n{i}")).collect::<Vec<_>>();
+    let violations: Vec<serde_json::Value> = sim
+        .violations
+        .iter()
+        .map(|v| json!({"time": v.time, "invariant": v.invariant, "detail": v.detail, "cause": v.cause}))
+        .collect();
+    json!({
+        "tick": sim.now / super::cluster::TICK_MS,
+        "time_ms": sim.now,
+        "fingerprint": format!("{:016x}", sim.fingerprint()),
+        "leader": word(sim.leader().unwrap_or(0)),
+        "nodes": nodes,
+        "voters": names(cfg.all_voters().into_iter().collect()),
+        "learners": names(cfg.learners.iter().chain(cfg.learners_next.iter()).copied().collect()),
+        "quorum": cfg.voters.len() / 2 + 1,
+        "violations": violations,
+        "failures": failures,
+    })
+}
+
+fn print_table(sim: &Sim) {
+    let cfg = sim.config();
+    println!(
+        "\n{:<5} {:<14} {:<13} {:>5} {:>5} {:>5} {:>7} {:>7} {:>5}  member",
+        "node", "status", "role", "term", "vote", "lead", "commit", "applied", "last"
+    );
+    for n in sim.nodes.values() {
+        let r = &n.raft;
+        let nm = |id: u64| if id == 0 { "-".to_string() } else { format!("n{id}") };
+        let member = if cfg.is_voter(r.id) {
+            "voter"
+        } else if cfg.is_learner(r.id) {
+            "learner"
+        } else {
+            "-"
+        };
+        println!(
+            "{:<5} {:<14} {:<13} {:>5} {:>5} {:>5} {:>7} {:>7} {:>5}  {member}",
+            format!("n{}", r.id),
+            n.status.name(),
+            r.role.name(),
+            r.term,
+            nm(r.vote),
+            nm(r.lead),
+            r.log.committed,
+            r.log.applied,
+            r.log.last_index()
+        );
+    }
+    println!(
+        "tick {}  {}  quorum {}",
+        sim.now / super::cluster::TICK_MS,
+        cfg.describe(),
+        cfg.voters.len() / 2 + 1
+    );
+}
+
+/// The raft core alone: 5 nodes, messages delivered at once, one proposal per tick.
+/// Returns (ticks, messages, seconds).
+pub fn bench_core(ticks: u64) -> (u64, u64, f64) {
+    let cfg = RaftConfig {
+        snapshot_every: 1000,
+        ..RaftConfig::default()
+    };
+    let genesis = Config::with_voters(1..=5);
+    let mut seed = Rng::new(7);
+    let mut nodes: Vec<Raft> = (1..=5)
+        .map(|id| Raft::new(id, genesis.clone(), cfg.clone(), seed.fork(id)))
+        .collect();
+    let mut queue: Vec<Message> = Vec::new();
+    let mut messages = 0u64;
+    let start = Instant::now();
+    for t in 0..ticks {
+        for n in nodes.iter_mut() {
+            n.tick();
+            queue.append(&mut n.msgs);
+            n.notes.clear();
+        }
+        if let Some(l) = nodes.iter_mut().find(|n| n.role == Role::Leader) {
+            let _ = l.client_put("k", &t.to_string(), 0);
+            queue.append(&mut l.msgs);
+            l.notes.clear();
+        }
+        while !queue.is_empty() {
+            for m in std::mem::take(&mut queue) {
+                messages += 1;
+                let to = (m.to - 1) as usize;
+                if let Some(n) = nodes.get_mut(to) {
+                    n.step(m);
+                    queue.append(&mut n.msgs);
+                    n.notes.clear();
+                }
+            }
+        }
+    }
+    (ticks, messages, start.elapsed().as_secs_f64())
+}
+
+fn bench(args: &[String]) -> i32 {
+    let mut ticks = 200_000u64;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match (a.as_str(), it.next().map(|v| v.parse::<u64>())) {
+            ("--ticks", Some(Ok(n))) if n > 0 => ticks = n,
+            _ => {
+                eprintln!("{USAGE}");
+                return 2;
+            }
+        }
+    }
+    let (t, m, s) = bench_core(ticks);
+    println!(
+        "core:      5 nodes, 1 proposal/tick, {t} ticks in {s:.3} s: {:.0} ticks/s, {:.0} messages/s (goal: 200000 ticks/s)",
+        t as f64 / s,
+        m as f64 / s
+    );
+    // The whole simulator: network latency, event queue and the invariant checker.
+    let sim_ticks = (ticks / 10).max(1);
+    for check in [true, false] {
+        let mut sim = Sim::new(
+            5,
+            Options {
+                snapshot_every: 1000,
+                ..Options::default()
+            },
+        );
+        sim.check_invariants = check;
+        let start = Instant::now();
+        for i in 0..sim_ticks {
+            if let Some(l) = sim.leader() {
+                let _ = sim.apply(&super::action::Action::Propose {
+                    key: "k".into(),
+                    value: i.to_string(),
+                    via: Some(l),
+                });
+            }
+            sim.tick(1);
+        }
+        let s = start.elapsed().as_secs_f64();
+        let msgs = sim.net.next_id;
+        println!(
+            "simulator: 5 nodes, 1 proposal/tick, invariants {}, {sim_ticks} ticks in {s:.3} s: {:.0} ticks/s, {:.0} messages/s",
+            if check { "on " } else { "off" },
+            sim_ticks as f64 / s,
+            msgs as f64 / s
+        );
+    }
     0
 }

@@ -7,10 +7,15 @@
 pub mod action;
 pub mod client;
 pub mod cluster;
+pub mod cond;
 pub mod event;
 pub mod history;
 pub mod network;
 pub mod options;
+pub mod player;
+pub mod presets;
+pub mod scenario;
+pub mod share;
 mod words;
 
 #[cfg(not(target_arch = "wasm32"))]

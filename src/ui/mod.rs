@@ -1,13 +1,34 @@
-//! The Yew front end (wasm32 only). Placeholder until the UI lands.
+//! The Yew front end (wasm32 only): it renders the simulator's state and sends it actions.
+//!
+//! [`app`] owns the run and the animation clock; every other module renders one part of the
+//! page from a [`app::View`] (the run at the moment viewed, plus view state).
 
-use yew::prelude::*;
+mod action_bar;
+mod app;
+mod cluster_view;
+mod config_view;
+mod dom;
+mod event_log;
+mod forms;
+mod geometry;
+mod glossary;
+mod help;
+mod log_view;
+mod message_view;
+mod panels;
+mod progress_view;
+mod style;
+mod timeline_bar;
+mod toolbar;
 
-#[component]
-fn App() -> Html {
-    html! { <main><h1>{ "raftlab" }</h1></main> }
-}
-
-/// Mounts the app on the page body.
+/// Mounts the app (in `#app`, created if missing), with a panic hook that shows any panic
+/// in the page's `#fatal` box.
 pub fn start() {
-    yew::Renderer::<App>::new().render();
+    dom::install_panic_hook();
+    match dom::mount_point() {
+        Some(root) => {
+            yew::Renderer::<app::App>::with_root(root).render();
+        }
+        None => dom::show_fatal("raftlab could not find or create its #app element"),
+    }
 }

@@ -1,0 +1,49 @@
+//! The narrated presets: one `.scn` file per lesson, shipped inside the app and run by the
+//! tests. Each file starts with `# title:` and `# description:` lines.
+
+/// One preset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preset {
+    /// File name without `.scn`, e.g. "01-election".
+    pub id: &'static str,
+    /// The scenario text.
+    pub text: &'static str,
+}
+
+impl Preset {
+    fn header(&self, key: &str) -> &'static str {
+        let text: &'static str = self.text;
+        text.lines()
+            .filter_map(|l| l.trim().strip_prefix('#'))
+            .filter_map(|l| l.trim().strip_prefix(key))
+            .map(|l| l.trim_start_matches(':').trim())
+            .next()
+            .unwrap_or("")
+    }
+
+    /// Its title.
+    pub fn title(&self) -> &'static str {
+        self.header("title")
+    }
+
+    /// Its one-line description.
+    pub fn description(&self) -> &'static str {
+        self.header("description")
+    }
+}
+
+macro_rules! presets {
+    ($($id:literal),* $(,)?) => {
+        /// Every preset, in teaching order.
+        pub const PRESETS: &[Preset] = &[
+            $(Preset { id: $id, text: include_str!(concat!("../../scenarios/presets/", $id, ".scn")) },)*
+        ];
+    };
+}
+
+presets!["01-election"];
+
+/// The preset with this id.
+pub fn find(id: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.id == id)
+}

@@ -1,0 +1,621 @@
+//! The `.scn` scenario language: one command per line, `#` comments, blank lines ignored.
+//! The same text drives the CLI, the tests and the UI's scenario player. The grammar is in
+//! `docs/scenario-language.md`.
+//!
+//! Parsing never panics: any input gives either a script or an error with line and column.
+
+use std::fmt;
+
+use crate::raft::NodeId;
+
+use super::action::Action;
+use super::cond::{self, Cond};
+use super::options::Options;
+
+/// A malformed scenario: where and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column, from 1.
+    pub col: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.col, self.message)
+    }
+}
+
+/// One command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// `cluster N [OPTION=VALUE ...]`.
+    Cluster {
+        /// Number of voters.
+        n: usize,
+        /// Options.
+        opts: Options,
+    },
+    /// `tick [N]`.
+    Tick(u64),
+    /// `at MS [COMMAND]`: move the clock to MS (if later), then run COMMAND.
+    At {
+        /// Simulated time, ms.
+        time: u64,
+        /// The command to run then.
+        then: Option<Box<Stmt>>,
+    },
+    /// `await COND within N`.
+    Await {
+        /// The condition.
+        cond: Cond,
+        /// Ticks allowed.
+        within: u64,
+    },
+    /// `expect COND`.
+    Expect(Cond),
+    /// `say TEXT`: narration; the UI's player pauses here.
+    Say(String),
+    /// A user action.
+    Act(Action),
+}
+
+/// One parsed line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// Line number in the file, from 1.
+    pub lineno: usize,
+    /// The source text (trimmed).
+    pub text: String,
+    /// The command.
+    pub stmt: Stmt,
+}
+
+/// A parsed scenario. The first command is always `cluster`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Script {
+    /// Commands in order (comments and blank lines dropped).
+    pub lines: Vec<Line>,
+}
+
+/// A word and its column.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tok<'a> {
+    pub(crate) s: &'a str,
+    pub(crate) col: usize,
+}
+
+pub(crate) fn tokenize(line: &str) -> Vec<Tok<'_>> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        if c.is_whitespace() {
+            if let Some(s) = start.take() {
+                out.push(Tok {
+                    s: &line[s..i],
+                    col: line[..s].chars().count() + 1,
+                });
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        out.push(Tok {
+            s: &line[s..],
+            col: line[..s].chars().count() + 1,
+        });
+    }
+    out
+}
+
+/// An error at column `col` of the current line (the line number is filled in later).
+pub(crate) fn err(col: usize, message: impl Into<String>) -> ParseError {
+    ParseError {
+        line: 0,
+        col,
+        message: message.into(),
+    }
+}
+
+/// Parses `n3` into 3.
+pub(crate) fn node(t: Tok) -> Result<NodeId, ParseError> {
+    let digits = t
+        .s
+        .strip_prefix('n')
+        .ok_or_else(|| err(t.col, format!("expected a node like n3, got '{}'", t.s)))?;
+    match digits.parse::<u64>() {
+        Ok(0) => Err(err(t.col, "node ids start at n1")),
+        Ok(n) if n <= 1000 => Ok(n),
+        Ok(_) => Err(err(t.col, "node ids go up to n1000")),
+        Err(_) => Err(err(t.col, format!("expected a node like n3, got '{}'", t.s))),
+    }
+}
+
+fn node_list(t: Tok) -> Result<Vec<NodeId>, ParseError> {
+    let mut out = Vec::new();
+    let mut col = t.col;
+    for part in t.s.split(',') {
+        if part.is_empty() {
+            return Err(err(col, "empty node in list"));
+        }
+        out.push(node(Tok { s: part, col })?);
+        col += part.chars().count() + 1;
+    }
+    Ok(out)
+}
+
+fn number(t: Tok, what: &str) -> Result<u64, ParseError> {
+    t.s.parse::<u64>()
+        .map_err(|_| err(t.col, format!("expected {what} (a whole number), got '{}'", t.s)))
+}
+
+fn need<'a>(toks: &[Tok<'a>], i: usize, line_len: usize, what: &str) -> Result<Tok<'a>, ParseError> {
+    toks.get(i)
+        .copied()
+        .ok_or_else(|| err(line_len + 1, format!("missing {what}")))
+}
+
+fn no_more(toks: &[Tok], i: usize) -> Result<(), ParseError> {
+    match toks.get(i) {
+        Some(t) => Err(err(t.col, format!("unexpected '{}'", t.s))),
+        None => Ok(()),
+    }
+}
+
+/// The command words, for error messages.
+pub const COMMANDS: &[&str] = &[
+    "cluster",
+    "tick",
+    "at",
+    "await",
+    "expect",
+    "say",
+    "kill",
+    "restart",
+    "isolate",
+    "partition",
+    "cut",
+    "loss",
+    "heal",
+    "campaign",
+    "propose",
+    "read",
+    "member",
+    "start",
+    "transfer-leader",
+    "compact",
+    "force-new-cluster",
+    "drop",
+    "set",
+];
+
+fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
+    let len = line.chars().count();
+    let cmd = toks[0];
+    let one_node = |toks: &[Tok]| -> Result<NodeId, ParseError> {
+        let n = node(need(toks, 1, len, "node")?)?;
+        no_more(toks, 2)?;
+        Ok(n)
+    };
+    Ok(match cmd.s {
+        "cluster" => {
+            let n = number(need(toks, 1, len, "number of nodes")?, "number of nodes")?;
+            if !(1..=64).contains(&n) {
+                return Err(err(toks[1].col, "a cluster has 1 to 64 nodes"));
+            }
+            let mut opts = Options::default();
+            for t in &toks[2..] {
+                let (k, v) = t
+                    .s
+                    .split_once('=')
+                    .ok_or_else(|| err(t.col, format!("expected OPTION=VALUE, got '{}'", t.s)))?;
+                opts.set(k, v).map_err(|m| err(t.col, m))?;
+            }
+            Stmt::Cluster {
+                n: n as usize,
+                opts,
+            }
+        }
+        "tick" => {
+            let n = match toks.get(1) {
+                Some(t) => number(*t, "ticks")?,
+                None => 1,
+            };
+            if n > 10_000_000 {
+                return Err(err(toks[1].col, "at most 10000000 ticks at once"));
+            }
+            no_more(toks, 2)?;
+            Stmt::Tick(n)
+        }
+        "at" => {
+            let t = need(toks, 1, len, "time in ms")?;
+            let time = number(t, "time in ms")?;
+            let then = if toks.len() > 2 {
+                let rest = &line[line_byte(line, toks[2].col)..];
+                let inner = parse_stmt(rest, &tokenize(rest)).map_err(|mut e| {
+                    e.col += toks[2].col - 1;
+                    e
+                })?;
+                if matches!(inner, Stmt::Cluster { .. } | Stmt::At { .. }) {
+                    return Err(err(toks[2].col, "'at' takes an action, tick, expect or say"));
+                }
+                Some(Box::new(inner))
+            } else {
+                None
+            };
+            Stmt::At { time, then }
+        }
+        "expect" => {
+            let t = need(toks, 1, len, "condition")?;
+            let text = &line[line_byte(line, t.col)..];
+            Stmt::Expect(cond::parse(text, t.col)?)
+        }
+        "await" => {
+            let t = need(toks, 1, len, "condition")?;
+            let n = toks.len();
+            if n < 4 || toks[n - 2].s != "within" {
+                return Err(err(len + 1, "expected 'await COND within N'"));
+            }
+            let within = number(toks[n - 1], "ticks")?;
+            let text = &line[line_byte(line, t.col)..line_byte(line, toks[n - 2].col)];
+            Stmt::Await {
+                cond: cond::parse(text.trim_end(), t.col)?,
+                within,
+            }
+        }
+        "say" => {
+            let t = need(toks, 1, len, "text to say")?;
+            Stmt::Say(line[line_byte(line, t.col)..].trim().to_string())
+        }
+        "kill" => Stmt::Act(Action::Kill(one_node(toks)?)),
+        "restart" => Stmt::Act(Action::Restart(one_node(toks)?)),
+        "isolate" => Stmt::Act(Action::Isolate(one_node(toks)?)),
+        "campaign" => Stmt::Act(Action::Campaign(one_node(toks)?)),
+        "start" => Stmt::Act(Action::Start(one_node(toks)?)),
+        "transfer-leader" => Stmt::Act(Action::TransferLeader(one_node(toks)?)),
+        "compact" => Stmt::Act(Action::Compact(one_node(toks)?)),
+        "force-new-cluster" => Stmt::Act(Action::ForceNewCluster(one_node(toks)?)),
+        "heal" => {
+            no_more(toks, 1)?;
+            Stmt::Act(Action::Heal)
+        }
+        "cut" => {
+            let a = node(need(toks, 1, len, "node")?)?;
+            let b = node(need(toks, 2, len, "second node")?)?;
+            if a == b {
+                return Err(err(toks[2].col, "cannot cut a node from itself"));
+            }
+            no_more(toks, 3)?;
+            Stmt::Act(Action::Cut(a, b))
+        }
+        "loss" => {
+            let t = need(toks, 1, len, "percentage")?;
+            let p = number(Tok { s: t.s.trim_end_matches('%'), col: t.col }, "percentage")?;
+            if p > 100 {
+                return Err(err(t.col, "loss is a percentage from 0 to 100"));
+            }
+            no_more(toks, 2)?;
+            Stmt::Act(Action::Loss(p as u32))
+        }
+        "drop" => {
+            let t = need(toks, 1, len, "message id")?;
+            let id = number(t, "message id")?;
+            no_more(toks, 2)?;
+            Stmt::Act(Action::Drop(id))
+        }
+        "set" => {
+            let t = need(toks, 1, len, "OPTION=VALUE")?;
+            let (k, v) = t
+                .s
+                .split_once('=')
+                .ok_or_else(|| err(t.col, format!("expected OPTION=VALUE, got '{}'", t.s)))?;
+            if k == "seed" {
+                return Err(err(t.col, "the seed is set on the cluster line"));
+            }
+            Options::default()
+                .set(k, v)
+                .map_err(|m| err(t.col, m))?;
+            no_more(toks, 2)?;
+            Stmt::Act(Action::Set {
+                name: k.to_string(),
+                value: v.to_string(),
+            })
+        }
+        "partition" => {
+            let rest_col = need(toks, 1, len, "groups like n1,n2 | n3")?.col;
+            let rest = &line[line_byte(line, rest_col)..];
+            let mut groups = Vec::new();
+            let mut seen = std::collections::BTreeSet::new();
+            let mut col = rest_col;
+            for part in rest.split('|') {
+                let words = tokenize(part);
+                let joined: String = words.iter().map(|w| w.s).collect::<Vec<_>>().join("");
+                let gcol = col + words.first().map_or(0, |w| w.col - 1);
+                if joined.is_empty() {
+                    return Err(err(gcol, "empty partition group"));
+                }
+                let g = node_list(Tok { s: &joined, col: gcol })?;
+                for id in &g {
+                    if !seen.insert(*id) {
+                        return Err(err(gcol, format!("n{id} is in two groups")));
+                    }
+                }
+                groups.push(g);
+                col += part.chars().count() + 1;
+            }
+            if groups.len() < 2 {
+                return Err(err(rest_col, "a partition needs at least two groups separated by |"));
+            }
+            Stmt::Act(Action::Partition(groups))
+        }
+        "propose" => {
+            let t = need(toks, 1, len, "KEY=VALUE")?;
+            let (k, v) = t
+                .s
+                .split_once('=')
+                .ok_or_else(|| err(t.col, format!("expected KEY=VALUE, got '{}'", t.s)))?;
+            if k.is_empty() || v.is_empty() || v.contains('=') {
+                return Err(err(t.col, format!("expected KEY=VALUE, got '{}'", t.s)));
+            }
+            let via = parse_via(toks, 2, len)?;
+            no_more(toks, if via.is_some() { 4 } else { 2 })?;
+            Stmt::Act(Action::Propose {
+                key: k.to_string(),
+                value: v.to_string(),
+                via,
+            })
+        }
+        "read" => {
+            let key = need(toks, 1, len, "key")?;
+            if key.s.contains('=') {
+                return Err(err(key.col, "a key has no '='"));
+            }
+            let via = parse_via(toks, 2, len)?;
+            let mut i = if via.is_some() { 4 } else { 2 };
+            let mut linearizable = true;
+            if let Some(t) = toks.get(i) {
+                linearizable = match t.s {
+                    "linearizable" => true,
+                    "serializable" => false,
+                    _ => {
+                        return Err(err(
+                            t.col,
+                            format!("expected linearizable or serializable, got '{}'", t.s),
+                        ))
+                    }
+                };
+                i += 1;
+            }
+            no_more(toks, i)?;
+            Stmt::Act(Action::Read {
+                key: key.s.to_string(),
+                via,
+                linearizable,
+            })
+        }
+        "member" => parse_member(toks, len)?,
+        other => {
+            return Err(err(
+                cmd.col,
+                format!("unknown command '{other}' (commands: {})", COMMANDS.join(", ")),
+            ))
+        }
+    })
+}
+
+fn parse_via(toks: &[Tok], i: usize, len: usize) -> Result<Option<NodeId>, ParseError> {
+    match toks.get(i) {
+        Some(t) if t.s == "via" => Ok(Some(node(need(toks, i + 1, len, "node after via")?)?)),
+        _ => Ok(None),
+    }
+}
+
+fn parse_member(toks: &[Tok], len: usize) -> Result<Stmt, ParseError> {
+    let sub = need(toks, 1, len, "add, promote, remove or change")?;
+    Ok(match sub.s {
+        "add" => {
+            let n = node(need(toks, 2, len, "node")?)?;
+            let (mut learner, mut misconfigured) = (false, false);
+            for t in &toks[3..] {
+                match t.s {
+                    "learner" if !learner => learner = true,
+                    "misconfigured" if !misconfigured => misconfigured = true,
+                    _ => {
+                        return Err(err(
+                            t.col,
+                            format!("expected learner or misconfigured, got '{}'", t.s),
+                        ))
+                    }
+                }
+            }
+            Stmt::Act(Action::MemberAdd {
+                node: n,
+                learner,
+                misconfigured,
+            })
+        }
+        "promote" => {
+            let n = node(need(toks, 2, len, "node")?)?;
+            no_more(toks, 3)?;
+            Stmt::Act(Action::Promote(n))
+        }
+        "remove" => {
+            let n = node(need(toks, 2, len, "node")?)?;
+            no_more(toks, 3)?;
+            Stmt::Act(Action::Remove(n))
+        }
+        "change" => {
+            let (mut add, mut learners, mut remove) = (Vec::new(), Vec::new(), Vec::new());
+            for t in &toks[2..] {
+                let (k, v) = t.s.split_once('=').ok_or_else(|| {
+                    err(t.col, format!("expected add=, learners= or remove=, got '{}'", t.s))
+                })?;
+                let vcol = t.col + k.chars().count() + 1;
+                let ids = node_list(Tok { s: v, col: vcol })?;
+                match k {
+                    "add" => add.extend(ids),
+                    "learners" => learners.extend(ids),
+                    "remove" => remove.extend(ids),
+                    _ => {
+                        return Err(err(
+                            t.col,
+                            format!("expected add=, learners= or remove=, got '{k}='"),
+                        ))
+                    }
+                }
+            }
+            if add.is_empty() && learners.is_empty() && remove.is_empty() {
+                return Err(err(len + 1, "member change needs add=, learners= or remove="));
+            }
+            Stmt::Act(Action::MemberChange {
+                add,
+                learners,
+                remove,
+            })
+        }
+        other => {
+            return Err(err(
+                sub.col,
+                format!("expected member add, promote, remove or change, got '{other}'"),
+            ))
+        }
+    })
+}
+
+/// Byte offset of a 1-based character column.
+pub(crate) fn line_byte(line: &str, col: usize) -> usize {
+    line.char_indices()
+        .nth(col.saturating_sub(1))
+        .map_or(line.len(), |(i, _)| i)
+}
+
+impl Script {
+    /// Parses a whole scenario. The first command must be `cluster`, and only the first.
+    pub fn parse(text: &str) -> Result<Script, ParseError> {
+        let mut lines = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let lineno = i + 1;
+            // `#` starts a comment, except inside narration, where it is text.
+            let code = if raw.trim_start().starts_with("say ") {
+                raw
+            } else {
+                raw.split('#').next().unwrap_or("")
+            };
+            let toks = tokenize(code);
+            if toks.is_empty() {
+                continue;
+            }
+            let stmt = parse_stmt(code, &toks).map_err(|mut e| {
+                e.line = lineno;
+                e
+            })?;
+            let is_cluster = matches!(stmt, Stmt::Cluster { .. });
+            if lines.is_empty() && !is_cluster {
+                return Err(ParseError {
+                    line: lineno,
+                    col: toks[0].col,
+                    message: "the first command must be 'cluster N'".into(),
+                });
+            }
+            if !lines.is_empty() && is_cluster {
+                return Err(ParseError {
+                    line: lineno,
+                    col: toks[0].col,
+                    message: "'cluster' may only appear once, as the first command".into(),
+                });
+            }
+            lines.push(Line {
+                lineno,
+                text: code.trim().to_string(),
+                stmt,
+            });
+        }
+        if lines.is_empty() {
+            return Err(ParseError {
+                line: 1,
+                col: 1,
+                message: "empty scenario: it must start with 'cluster N'".into(),
+            });
+        }
+        Ok(Script { lines })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(text: &str) -> ParseError {
+        Script::parse(text).unwrap_err()
+    }
+
+    #[test]
+    fn parses_every_command() {
+        let s = Script::parse(
+            "cluster 3 seed=7 prevote=off latency=5-20\n\
+             # a comment\n\
+             \n\
+             tick\ntick 10\nat 2500 kill n1\nrestart n1\nisolate n2\n\
+             partition n1,n2 | n3\ncut n1 n3\nloss 10\nheal\ncampaign n2\n\
+             propose x=1\npropose y=2 via n3\nread x\nread x via n2 serializable\n\
+             member add n4 learner misconfigured\nstart n4\nmember promote n4\n\
+             member remove n4\nmember change add=n5,n6 remove=n1,n2\n\
+             transfer-leader n2\ncompact n1\nforce-new-cluster n1\ndrop 12\nset checkquorum=off\n\
+             await leader != none within 50\nexpect n1.term >= 1\nsay Watch n1. # not a comment\n",
+        )
+        .unwrap();
+        assert_eq!(s.lines.len(), 28);
+        assert_eq!(s.lines.last().unwrap().stmt, Stmt::Say("Watch n1. # not a comment".into()));
+        match &s.lines[0].stmt {
+            Stmt::Cluster { n, opts } => {
+                assert_eq!(*n, 3);
+                assert_eq!(opts.seed, 7);
+                assert!(!opts.prevote);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        assert_eq!(e("tick 3").message, "the first command must be 'cluster N'");
+        let x = e("cluster 3\nkill x3");
+        assert_eq!((x.line, x.col), (2, 6));
+        assert!(x.message.contains("expected a node"));
+        let x = e("cluster 3\nfrobnicate n1");
+        assert_eq!((x.line, x.col), (2, 1));
+        assert!(x.message.contains("unknown command"));
+        let x = e("cluster 3 prevote=perhaps");
+        assert_eq!((x.line, x.col), (1, 11));
+        assert_eq!(e("cluster 0").col, 9);
+        assert!(e("cluster 3\ncluster 3").message.contains("only appear once"));
+        assert!(e("cluster 3\npartition n1,n2").message.contains("two groups"));
+        assert!(e("cluster 3\npartition n1 | n1").message.contains("two groups"));
+        assert!(e("cluster 3\nawait leader = n1").message.contains("within"));
+        assert!(e("cluster 3\nexpect n1.colour = red").message.contains("unknown"));
+        assert!(e("cluster 3\npropose x").message.contains("KEY=VALUE"));
+        assert!(e("cluster 3\nread x via").message.contains("missing"));
+        assert!(e("cluster 3\nmember add n4 sideways").message.contains("learner"));
+        assert!(e("cluster 3\nmember frob n4").message.contains("member add"));
+        assert!(e("cluster 3\nmember change").message.contains("needs"));
+        assert!(e("cluster 3\nloss 101").message.contains("0 to 100"));
+        assert!(e("cluster 3\nkill n1 n2").message.contains("unexpected"));
+        assert!(e("cluster 3\nat 10 cluster 3").message.contains("'at' takes"));
+        assert!(e("").message.contains("empty"));
+        assert!(e("cluster 3\ncut n1 n1").message.contains("itself"));
+        assert!(e("cluster 3\nset seed=4").message.contains("cluster line"));
+        assert!(e("cluster 3\nn0").message.contains("unknown command"));
+        assert!(e("cluster 3\nkill n0").message.contains("start at n1"));
+    }
+
+    #[test]
+    fn unicode_does_not_break_columns() {
+        let x = e("cluster 3\nkill ñ1");
+        assert_eq!((x.line, x.col), (2, 6));
+        assert!(Script::parse("cluster 3\nexpect n1.value ключ = é").is_ok());
+    }
+}

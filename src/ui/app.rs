@@ -1,0 +1,720 @@
+//! The app component: it owns the run (a [`Timeline`], or a scenario [`Player`] holding one),
+//! the animation clock and the view state, turns clicks into [`Action`]s and renders the
+//! panels. No protocol logic lives here: everything shown is read from the simulator.
+
+use yew::html::Scope;
+use yew::prelude::*;
+
+use crate::raft::NodeId;
+use crate::sim::event::EventKind;
+use crate::sim::history::Timeline;
+use crate::sim::player::{LineStatus, Player};
+use crate::sim::scenario::Script;
+use crate::sim::{presets, share, Action, Options, Sim, TICK_MS};
+
+use super::dom::{self, FrameClock, KeyListener};
+use super::forms::{Field, Forms};
+use super::{
+    action_bar, cluster_view, config_view, event_log, help, log_view, message_view, panels,
+    progress_view, timeline_bar, toolbar,
+};
+
+/// The right-hand panel shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Node,
+    Network,
+    Members,
+    Client,
+    Scenario,
+    Share,
+}
+
+/// Colour theme: the system's, or forced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    Auto,
+    Light,
+    Dark,
+}
+
+/// One action the person took, with what it meant and whether it made sense.
+#[derive(Clone, Debug)]
+pub struct LastAction {
+    pub scn: String,
+    pub etcdctl: Option<String>,
+    pub error: Option<String>,
+    pub at: u64,
+}
+
+/// A scenario loaded into the player.
+pub struct Loaded {
+    pub player: Player,
+    pub name: String,
+    /// The narration being shown: (line index, text).
+    pub narration: Option<(usize, String)>,
+}
+
+/// Everything about the view that is not the run itself.
+pub struct Ui {
+    pub playing: bool,
+    pub speed: f64,
+    pub selected_node: Option<NodeId>,
+    pub selected_msg: Option<u64>,
+    pub tab: Tab,
+    pub hidden_kinds: Vec<EventKind>,
+    pub theme: Theme,
+    pub help: bool,
+    pub forms: Forms,
+    pub history: Vec<LastAction>,
+    pub notice: Option<String>,
+    pub script_error: Option<String>,
+    pub share_link: Option<String>,
+    pub embed: bool,
+    /// Wall time the last frame's simulation and view took, ms.
+    pub frame_ms: f64,
+}
+
+/// Messages to the app.
+pub enum Msg {
+    Frame(f64),
+    TogglePlay,
+    Speed(f64),
+    StepTick,
+    StepEvent,
+    BackTick,
+    BackEvent,
+    Seek(u64),
+    Live,
+    Reset,
+    Act(Action),
+    Acts(Vec<Action>),
+    Set(&'static str, String),
+    SelectNode(Option<NodeId>),
+    SelectMsg(Option<u64>),
+    Tab(Tab),
+    Field(Field, String),
+    PartitionGroup(NodeId, u8),
+    ToggleKind(EventKind),
+    AllKinds(bool),
+    Theme,
+    Help(Option<bool>),
+    Escape,
+    LoadScript(String, String),
+    LoadPreset,
+    LoadPasted,
+    ScriptError(String),
+    PlayerStep,
+    PlayerRunTo(usize),
+    PlayerContinue,
+    PlayerClose,
+    ExportScn,
+    ExportTrace,
+    ShareLink,
+    DismissNotice,
+    None,
+}
+
+/// What the panels render from: the run at the moment viewed, and the view state.
+pub struct View<'a> {
+    pub tl: &'a Timeline,
+    pub sim: &'a Sim,
+    pub ui: &'a Ui,
+    pub scenario: Option<&'a Loaded>,
+    pub link: &'a Scope<App>,
+}
+
+/// The app.
+pub struct App {
+    tl: Timeline,
+    scenario: Option<Loaded>,
+    ui: Ui,
+    clock: FrameClock,
+    last_ts: Option<f64>,
+    carry: f64,
+    seen_violations: usize,
+    frame_start: Option<f64>,
+    _keys: Option<KeyListener>,
+}
+
+const SPEEDS: [f64; 9] = [0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 15.0, 20.0];
+
+/// The speeds offered, slow motion to fast-forward.
+pub fn speeds() -> &'static [f64] {
+    &SPEEDS
+}
+
+impl App {
+    fn tl(&self) -> &Timeline {
+        match self.scenario.as_ref().and_then(|s| s.player.timeline()) {
+            Some(t) => t,
+            None => &self.tl,
+        }
+    }
+
+    fn tl_mut(&mut self) -> &mut Timeline {
+        match self.scenario.as_mut().and_then(|s| s.player.timeline_mut()) {
+            Some(t) => t,
+            None => &mut self.tl,
+        }
+    }
+
+    fn act(&mut self, action: Action) {
+        let scn = action.to_scn();
+        let etcdctl = action.etcdctl();
+        let r = self.tl_mut().act(action);
+        let at = self.tl().sim().now;
+        self.ui.history.push(LastAction {
+            scn,
+            etcdctl,
+            error: r.err(),
+            at,
+        });
+        if self.ui.history.len() > 20 {
+            self.ui.history.remove(0);
+        }
+    }
+
+    fn set_playing(&mut self, on: bool) {
+        self.ui.playing = on;
+        self.last_ts = None;
+        self.carry = 0.0;
+        if on {
+            self.clock.request();
+        } else {
+            self.clock.cancel();
+        }
+    }
+
+    /// Pauses on a new invariant violation.
+    fn watch_violations(&mut self) {
+        let n = self.tl().sim().violations.len();
+        if n > self.seen_violations {
+            self.set_playing(false);
+        }
+        self.seen_violations = n;
+    }
+
+    fn reset(&mut self) {
+        let f = &self.ui.forms;
+        let n = f.reset_n.trim().parse::<usize>().unwrap_or(3).clamp(1, 9);
+        let mut opts = self.tl().sim().opts.clone();
+        match f.reset_seed.trim().parse::<u64>() {
+            Ok(s) => opts.seed = s,
+            Err(_) => {
+                self.ui.notice = Some(format!(
+                    "the seed must be a whole number, not '{}'",
+                    f.reset_seed.trim()
+                ));
+                return;
+            }
+        }
+        self.tl = Timeline::new(n, opts);
+        self.scenario = None;
+        self.ui.selected_node = None;
+        self.ui.selected_msg = None;
+        self.ui.history.clear();
+        self.ui.share_link = None;
+        self.ui.forms.groups.clear();
+        self.seen_violations = 0;
+    }
+
+    /// Loads scenario text into the player and runs its `cluster` line.
+    fn load_script(&mut self, name: String, text: &str) -> bool {
+        match Script::parse(text) {
+            Ok(script) => {
+                let mut player = Player::new(script);
+                // The first line is always `cluster`: run it so the new cluster shows at once.
+                player.step();
+                self.scenario = Some(Loaded {
+                    player,
+                    name,
+                    narration: None,
+                });
+                self.ui.script_error = None;
+                self.ui.selected_node = None;
+                self.ui.selected_msg = None;
+                self.ui.history.clear();
+                self.ui.tab = Tab::Scenario;
+                self.seen_violations = 0;
+                self.set_playing(false);
+                true
+            }
+            Err(e) => {
+                self.ui.script_error = Some(format!("{name}: line {e}"));
+                self.ui.tab = Tab::Scenario;
+                false
+            }
+        }
+    }
+
+    /// Runs scenario lines until a narration, the end, or line `stop` (when given).
+    fn run_scenario(&mut self, stop: Option<usize>, pause_on_say: bool) {
+        let Some(s) = self.scenario.as_mut() else {
+            return;
+        };
+        s.narration = None;
+        loop {
+            if let (Some(stop), Some(next)) = (stop, s.player.next_line()) {
+                if next >= stop {
+                    break;
+                }
+            }
+            let Some(r) = s.player.step() else { break };
+            if let LineStatus::Narration(text) = r.status {
+                s.narration = Some((r.line, text));
+                if pause_on_say {
+                    break;
+                }
+            }
+        }
+        self.watch_violations();
+    }
+
+    /// Applies `#run=...`, `#embed`, `?embed=1`, `?n=`, `?seed=`, `?speed=`, `?paused=1`,
+    /// `?theme=dark|light`, `?preset=ID` from the page address.
+    fn apply_location(&mut self) {
+        let (query, hash) = dom::location_parts();
+        let mut params = dom::pairs(&query);
+        params.extend(dom::pairs(&hash));
+        for (k, v) in &params {
+            match k.as_str() {
+                "embed" => self.ui.embed = v.is_empty() || v == "1" || v == "true",
+                "speed" => {
+                    if let Ok(s) = v.parse::<f64>() {
+                        if s.is_finite() && s > 0.0 {
+                            self.ui.speed = s.clamp(0.05, 50.0);
+                        }
+                    }
+                }
+                "paused" => self.ui.playing = !(v.is_empty() || v == "1" || v == "true"),
+                "theme" => {
+                    self.ui.theme = match v.as_str() {
+                        "dark" => Theme::Dark,
+                        "light" => Theme::Light,
+                        _ => Theme::Auto,
+                    }
+                }
+                _ => {}
+            }
+        }
+        let get = |key: &str| params.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        if get("n").is_some() || get("seed").is_some() {
+            if let Some(n) = get("n") {
+                self.ui.forms.reset_n = n;
+            }
+            if let Some(s) = get("seed") {
+                self.ui.forms.reset_seed = s;
+            }
+            self.reset();
+        }
+        if let Some(run) = get("run") {
+            match share::decode(&run) {
+                Ok(text) => self.load_shared(&text),
+                Err(e) => {
+                    self.ui.notice = Some(format!(
+                        "The share link in the address could not be opened: {e}. A new cluster was started instead."
+                    ));
+                }
+            }
+        } else if let Some(id) = get("preset") {
+            match presets::find(&id) {
+                Some(p) => {
+                    self.ui.forms.preset = p.id.to_string();
+                    if self.load_script(p.title().to_string(), p.text) {
+                        self.ui.playing = false;
+                    }
+                }
+                None => self.ui.notice = Some(format!("There is no preset called '{id}'.")),
+            }
+        }
+    }
+
+    /// Replays a shared run to its end and keeps it as the free run.
+    fn load_shared(&mut self, text: &str) {
+        match Script::parse(text) {
+            Ok(script) => {
+                let mut player = Player::new(script);
+                player.run_all();
+                let failures = player.failures().len();
+                match player.into_timeline() {
+                    Some(tl) => {
+                        self.tl = tl;
+                        self.scenario = None;
+                        self.ui.playing = false;
+                        self.seen_violations = self.tl.sim().violations.len();
+                        if failures > 0 {
+                            self.ui.notice = Some(format!(
+                                "The shared run was replayed, but {failures} of its lines failed."
+                            ));
+                        }
+                    }
+                    None => {
+                        self.ui.notice = Some(
+                            "The share link holds no cluster line. A new cluster was started instead."
+                                .into(),
+                        )
+                    }
+                }
+            }
+            Err(e) => {
+                self.ui.notice = Some(format!(
+                    "The share link in the address is not a valid raftlab run (line {e}). A new cluster was started instead."
+                ));
+            }
+        }
+    }
+
+    fn frame(&mut self, ts: f64) -> bool {
+        self.clock.arrived();
+        if !self.ui.playing {
+            self.last_ts = None;
+            return false;
+        }
+        self.frame_start = now_ms();
+        // Wall time since the last frame, capped: a slow frame only means more events per
+        // frame, never a different run (advance_to processes every event on the way).
+        let dt = match self.last_ts {
+            Some(last) => (ts - last).clamp(0.0, 500.0),
+            None => 0.0,
+        };
+        self.last_ts = Some(ts);
+        self.carry += dt * self.ui.speed;
+        let ms = self.carry.floor();
+        self.carry -= ms;
+        if ms >= 1.0 {
+            let target = self.tl().sim().now + ms as u64;
+            self.tl_mut().advance_to(target);
+        }
+        self.watch_violations();
+        if self.ui.playing {
+            self.clock.request();
+        }
+        true
+    }
+}
+
+fn now_ms() -> Option<f64> {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+}
+
+impl Component for App {
+    type Message = Msg;
+    type Properties = ();
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let link = ctx.link().clone();
+        let clock = FrameClock::new(move |ts| link.send_message(Msg::Frame(ts)));
+        let keys_link = ctx.link().clone();
+        let keys = KeyListener::new(move |e: web_sys::KeyboardEvent| {
+            if dom::from_text_field(&e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                return;
+            }
+            let key = e.key();
+            let msg = match key.as_str() {
+                " " | "Spacebar" => Msg::TogglePlay,
+                "ArrowRight" if e.shift_key() => Msg::StepEvent,
+                "ArrowRight" => Msg::StepTick,
+                "ArrowLeft" if e.shift_key() => Msg::BackEvent,
+                "ArrowLeft" => Msg::BackTick,
+                "?" => Msg::Help(None),
+                "Escape" => Msg::Escape,
+                _ => return,
+            };
+            e.prevent_default();
+            if key == " " {
+                dom::blur_target(&e);
+            }
+            keys_link.send_message(msg);
+        });
+        let opts = Options::default();
+        let mut app = App {
+            tl: Timeline::new(3, opts.clone()),
+            scenario: None,
+            ui: Ui {
+                playing: true,
+                speed: 1.0,
+                selected_node: None,
+                selected_msg: None,
+                tab: Tab::Node,
+                hidden_kinds: vec![EventKind::Vote, EventKind::Replication],
+                theme: Theme::Auto,
+                help: false,
+                forms: Forms::new(3, opts.seed),
+                history: Vec::new(),
+                notice: None,
+                script_error: None,
+                share_link: None,
+                embed: false,
+                frame_ms: 0.0,
+            },
+            clock,
+            last_ts: None,
+            carry: 0.0,
+            seen_violations: 0,
+            frame_start: None,
+            _keys: keys,
+        };
+        app.apply_location();
+        if app.ui.playing {
+            app.clock.request();
+        }
+        app
+    }
+
+    fn update(&mut self, _ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Frame(ts) => return self.frame(ts),
+            Msg::TogglePlay => {
+                let on = !self.ui.playing;
+                self.set_playing(on);
+            }
+            Msg::Speed(s) => {
+                if s.is_finite() && s > 0.0 {
+                    self.ui.speed = s;
+                }
+            }
+            Msg::StepTick => {
+                self.set_playing(false);
+                self.tl_mut().tick(1);
+            }
+            Msg::StepEvent => {
+                self.set_playing(false);
+                self.tl_mut().step_event();
+            }
+            Msg::BackTick => {
+                self.set_playing(false);
+                let t = self.tl().sim().now.saturating_sub(TICK_MS);
+                self.tl_mut().seek(t);
+            }
+            Msg::BackEvent => {
+                self.set_playing(false);
+                self.tl_mut().step_back_event();
+            }
+            Msg::Seek(t) => {
+                let t = t.min(self.tl().head_time());
+                self.tl_mut().seek(t);
+            }
+            Msg::Live => {
+                let t = self.tl().head_time();
+                self.tl_mut().seek(t);
+            }
+            Msg::Reset => self.reset(),
+            Msg::Act(a) => self.act(a),
+            Msg::Acts(list) => {
+                for a in list {
+                    let before = self.ui.history.len();
+                    self.act(a);
+                    let failed = self
+                        .ui
+                        .history
+                        .get(before)
+                        .is_some_and(|h| h.error.is_some());
+                    if failed {
+                        break;
+                    }
+                }
+            }
+            Msg::Set(name, value) => self.act(Action::Set {
+                name: name.to_string(),
+                value,
+            }),
+            Msg::SelectNode(n) => {
+                self.ui.selected_node = n;
+                if n.is_some() {
+                    self.ui.tab = Tab::Node;
+                }
+            }
+            Msg::SelectMsg(m) => self.ui.selected_msg = m,
+            Msg::Tab(t) => self.ui.tab = t,
+            Msg::Field(f, v) => self.ui.forms.set(f, v),
+            Msg::PartitionGroup(id, g) => {
+                self.ui.forms.groups.insert(id, g);
+            }
+            Msg::ToggleKind(k) => {
+                if let Some(i) = self.ui.hidden_kinds.iter().position(|h| *h == k) {
+                    self.ui.hidden_kinds.remove(i);
+                } else {
+                    self.ui.hidden_kinds.push(k);
+                }
+            }
+            Msg::AllKinds(show) => {
+                self.ui.hidden_kinds = if show {
+                    Vec::new()
+                } else {
+                    EventKind::ALL.to_vec()
+                };
+            }
+            Msg::Theme => {
+                self.ui.theme = match self.ui.theme {
+                    Theme::Auto => Theme::Dark,
+                    Theme::Dark => Theme::Light,
+                    Theme::Light => Theme::Auto,
+                }
+            }
+            Msg::Help(v) => self.ui.help = v.unwrap_or(!self.ui.help),
+            Msg::Escape => {
+                if self.ui.help {
+                    self.ui.help = false;
+                } else {
+                    self.ui.selected_msg = None;
+                    self.ui.selected_node = None;
+                }
+            }
+            Msg::LoadScript(name, text) => {
+                self.load_script(name, &text);
+            }
+            Msg::LoadPreset => {
+                let id = self.ui.forms.preset.clone();
+                match presets::find(&id) {
+                    Some(p) => {
+                        self.load_script(p.title().to_string(), p.text);
+                    }
+                    None => self.ui.script_error = Some("choose a preset first".into()),
+                }
+            }
+            Msg::LoadPasted => {
+                let text = self.ui.forms.paste.clone();
+                self.load_script("pasted scenario".into(), &text);
+            }
+            Msg::ScriptError(e) => self.ui.script_error = Some(e),
+            Msg::PlayerStep => {
+                if let Some(s) = self.scenario.as_mut() {
+                    s.narration = None;
+                    if let Some(r) = s.player.step() {
+                        if let LineStatus::Narration(text) = r.status {
+                            s.narration = Some((r.line, text));
+                        }
+                    }
+                }
+                self.watch_violations();
+            }
+            Msg::PlayerRunTo(line) => self.run_scenario(Some(line), false),
+            Msg::PlayerContinue => self.run_scenario(None, true),
+            Msg::PlayerClose => {
+                if let Some(s) = self.scenario.take() {
+                    if let Some(tl) = s.player.into_timeline() {
+                        self.tl = tl;
+                    }
+                }
+            }
+            Msg::ExportScn => {
+                let text = self.tl().export_scn();
+                if let Err(e) = dom::download("raftlab-run.scn", "text/plain", &text) {
+                    self.ui.notice = Some(e);
+                }
+            }
+            Msg::ExportTrace => {
+                let text = self.tl().trace_json();
+                if let Err(e) = dom::download("raftlab-trace.json", "application/json", &text) {
+                    self.ui.notice = Some(e);
+                }
+            }
+            Msg::ShareLink => {
+                let code = share::encode(&self.tl().export_scn());
+                let url = format!("{}#run={code}", dom::base_url());
+                dom::copy_to_clipboard(&url);
+                self.ui.share_link = Some(url);
+            }
+            Msg::DismissNotice => self.ui.notice = None,
+            Msg::None => return false,
+        }
+        self.watch_violations();
+        true
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+        // Per-frame work (simulation, view, DOM update), shown as data-frame-ms.
+        if let (Some(start), Some(end)) = (self.frame_start.take(), now_ms()) {
+            self.ui.frame_ms = (end - start).max(0.0);
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let tl = self.tl();
+        let sim = tl.sim();
+        let v = View {
+            tl,
+            sim,
+            ui: &self.ui,
+            scenario: self.scenario.as_ref(),
+            link: ctx.link(),
+        };
+        let theme = match self.ui.theme {
+            Theme::Auto => "theme-auto",
+            Theme::Light => "theme-light",
+            Theme::Dark => "theme-dark",
+        };
+        // The digest of the whole state, for determinism tests; only while paused (it costs
+        // a full formatting of the state).
+        let fingerprint = if self.ui.playing {
+            String::new()
+        } else {
+            format!("{:016x}", sim.fingerprint())
+        };
+        let notice = self.ui.notice.as_ref().map(|n| {
+            html! {
+                <div class="notice" role="alert" data-notice="">
+                    <span>{ n.clone() }</span>
+                    <button aria-label="dismiss this message" onclick={ctx.link().callback(|_| Msg::DismissNotice)}>{ "✕" }</button>
+                </div>
+            }
+        });
+        let status = html! {
+            <span class="sim-state" hidden=true
+                data-fingerprint={fingerprint}
+                data-now={sim.now.to_string()}
+                data-processed={sim.processed.to_string()}
+                data-playing={self.ui.playing.to_string()}
+                data-head={tl.head_time().to_string()}
+                data-frame-ms={format!("{:.2}", self.ui.frame_ms)}></span>
+        };
+        if self.ui.embed {
+            return html! {
+                <div class={classes!("app", "embed", theme)}>
+                    { status }
+                    { notice }
+                    <div class="embed-bar">
+                        <button class="play" aria-label={if self.ui.playing { "pause" } else { "play" }}
+                            onclick={ctx.link().callback(|_| Msg::TogglePlay)}>
+                            { if self.ui.playing { "⏸" } else { "▶" } }
+                        </button>
+                        <span class="clock">{ format!("t = {:.1} s", sim.now as f64 / 1000.0) }</span>
+                        <a href={dom::base_url()} target="_blank" rel="noopener">{ "open in raftlab" }</a>
+                    </div>
+                    { cluster_view::render(&v) }
+                    { config_view::render(&v) }
+                    { log_view::render(&v) }
+                </div>
+            };
+        }
+        html! {
+            <div class={classes!("app", theme)}>
+                { status }
+                { toolbar::render(&v) }
+                { timeline_bar::render(&v) }
+                { notice }
+                <main class="main">
+                    <section class="left" aria-label="cluster">
+                        { panels::narration(&v) }
+                        <div class="cluster-wrap">
+                            { cluster_view::render(&v) }
+                            { message_view::detail(&v) }
+                        </div>
+                        { config_view::render(&v) }
+                        { action_bar::render(&v) }
+                        { log_view::render(&v) }
+                    </section>
+                    <section class="right" aria-label="controls and events">
+                        { panels::tabs(&v) }
+                        { progress_view::render(&v) }
+                        { event_log::render(&v) }
+                    </section>
+                </main>
+                if self.ui.help { { help::render(&v) } }
+            </div>
+        }
+    }
+}

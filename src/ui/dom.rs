@@ -1,0 +1,271 @@
+//! Small browser helpers: the error box, the mount point, the page address, downloads, files,
+//! the clipboard and the animation-frame clock. Nothing here knows about raft.
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Document, Element, Window};
+
+fn window() -> Option<Window> {
+    web_sys::window()
+}
+
+fn document() -> Option<Document> {
+    window().and_then(|w| w.document())
+}
+
+/// Shows `message` in the page's `#fatal` box (through `window.raftlabFatal` when the page
+/// defines it, else by creating or filling `#fatal` directly).
+pub fn show_fatal(message: &str) {
+    let Some(w) = window() else { return };
+    if let Ok(f) = js_sys::Reflect::get(&w, &JsValue::from_str("raftlabFatal")) {
+        if let Some(f) = f.dyn_ref::<js_sys::Function>() {
+            if f.call1(&JsValue::NULL, &JsValue::from_str(message)).is_ok() {
+                return;
+            }
+        }
+    }
+    let Some(doc) = w.document() else { return };
+    let boxed = match doc.get_element_by_id("fatal") {
+        Some(el) => el,
+        None => {
+            let Ok(el) = doc.create_element("div") else {
+                return;
+            };
+            el.set_id("fatal");
+            let _ = el.set_attribute("role", "alert");
+            if let Some(body) = doc.body() {
+                let _ = body.append_child(&el);
+            }
+            el
+        }
+    };
+    let target: Element = doc
+        .get_element_by_id("fatal-message")
+        .unwrap_or_else(|| boxed.clone());
+    let old = target.text_content().unwrap_or_default();
+    let text = if old.is_empty() {
+        message.to_string()
+    } else {
+        format!("{old}\n\n{message}")
+    };
+    target.set_text_content(Some(&text));
+    let _ = boxed.remove_attribute("hidden");
+}
+
+/// Makes every Rust panic visible in the page.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        show_fatal(&format!("raftlab panicked: {info}"));
+    }));
+}
+
+/// The element the app is mounted in: `#app`, created at the end of the body if missing.
+pub fn mount_point() -> Option<Element> {
+    let doc = document()?;
+    if let Some(el) = doc.get_element_by_id("app") {
+        return Some(el);
+    }
+    let el = doc.create_element("div").ok()?;
+    el.set_id("app");
+    doc.body()?.append_child(&el).ok()?;
+    Some(el)
+}
+
+/// The page address's query string without `?`, and its hash without `#`.
+pub fn location_parts() -> (String, String) {
+    let Some(loc) = window().map(|w| w.location()) else {
+        return (String::new(), String::new());
+    };
+    let search = loc.search().unwrap_or_default();
+    let hash = loc.hash().unwrap_or_default();
+    (
+        search.trim_start_matches('?').to_string(),
+        hash.trim_start_matches('#').to_string(),
+    )
+}
+
+/// The page address without query and hash.
+pub fn base_url() -> String {
+    let Some(loc) = window().map(|w| w.location()) else {
+        return String::new();
+    };
+    format!(
+        "{}{}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default()
+    )
+}
+
+/// Replaces the page's hash without reloading (an empty hash removes it).
+pub fn set_hash(hash: &str) {
+    let Some(w) = window() else { return };
+    let Ok(history) = w.history() else { return };
+    let search = w.location().search().unwrap_or_default();
+    let url = if hash.is_empty() {
+        format!("{}{}", base_url(), search)
+    } else {
+        format!("{}{}#{}", base_url(), search, hash)
+    };
+    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+}
+
+/// Splits `a=1&b&c=x` into pairs (a missing value is "").
+pub fn pairs(s: &str) -> Vec<(String, String)> {
+    s.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| match p.split_once('=') {
+            Some((k, v)) => (k.to_string(), v.to_string()),
+            None => (p.to_string(), String::new()),
+        })
+        .collect()
+}
+
+/// Offers `text` as a file download named `name`.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let err = |e: JsValue| format!("download failed: {e:?}");
+    let doc = document().ok_or("no document")?;
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(err)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(err)?;
+    let a: web_sys::HtmlAnchorElement = doc
+        .create_element("a")
+        .map_err(err)?
+        .dyn_into()
+        .map_err(|_| "not an anchor".to_string())?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Reads the first file chosen in a file input as text, then calls `done` with it (or with
+/// an error message).
+pub fn read_file(input: &web_sys::HtmlInputElement, done: impl FnOnce(Result<String, String>) + 'static) {
+    let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        done(Err("no file chosen".into()));
+        return;
+    };
+    let reader = match web_sys::FileReader::new() {
+        Ok(r) => r,
+        Err(_) => {
+            done(Err("this browser cannot read files".into()));
+            return;
+        }
+    };
+    let r2 = reader.clone();
+    let onload = Closure::once_into_js(move |_e: JsValue| {
+        let text = r2.result().ok().and_then(|v| v.as_string());
+        match text {
+            Some(t) => done(Ok(t)),
+            None => done(Err("the file is not text".into())),
+        }
+    });
+    reader.set_onload(Some(onload.unchecked_ref()));
+    let _ = reader.read_as_text(&file);
+}
+
+/// Copies `text` to the clipboard when the page may (errors are ignored: the text is shown
+/// on the page anyway).
+pub fn copy_to_clipboard(text: &str) {
+    let Some(w) = window() else { return };
+    let promise = w.navigator().clipboard().write_text(text);
+    let ignore = Closure::once_into_js(|_e: JsValue| {});
+    let _ = promise.catch(ignore.unchecked_ref());
+}
+
+/// A requestAnimationFrame callback that the app re-arms each frame while playing.
+pub struct FrameClock {
+    closure: Closure<dyn FnMut(f64)>,
+    pending: Option<i32>,
+}
+
+impl FrameClock {
+    /// A clock calling `on_frame(timestamp_ms)` for each requested frame.
+    pub fn new(on_frame: impl Fn(f64) + 'static) -> FrameClock {
+        FrameClock {
+            closure: Closure::new(on_frame),
+            pending: None,
+        }
+    }
+
+    /// Asks for the next frame unless one is already requested.
+    pub fn request(&mut self) {
+        if self.pending.is_some() {
+            return;
+        }
+        if let Some(w) = window() {
+            if let Ok(id) = w.request_animation_frame(self.closure.as_ref().unchecked_ref()) {
+                self.pending = Some(id);
+            }
+        }
+    }
+
+    /// Called when a frame arrived.
+    pub fn arrived(&mut self) {
+        self.pending = None;
+    }
+
+    /// Cancels a requested frame.
+    pub fn cancel(&mut self) {
+        if let (Some(id), Some(w)) = (self.pending.take(), window()) {
+            let _ = w.cancel_animation_frame(id);
+        }
+    }
+}
+
+/// A document-level keydown listener, removed when dropped.
+pub struct KeyListener {
+    closure: Closure<dyn FnMut(web_sys::KeyboardEvent)>,
+}
+
+impl KeyListener {
+    /// Listens for keydown on the document.
+    pub fn new(on_key: impl Fn(web_sys::KeyboardEvent) + 'static) -> Option<KeyListener> {
+        let doc = document()?;
+        let closure: Closure<dyn FnMut(web_sys::KeyboardEvent)> = Closure::new(on_key);
+        doc.add_event_listener_with_callback("keydown", closure.as_ref().unchecked_ref())
+            .ok()?;
+        Some(KeyListener { closure })
+    }
+}
+
+impl Drop for KeyListener {
+    fn drop(&mut self) {
+        if let Some(doc) = document() {
+            let _ = doc.remove_event_listener_with_callback(
+                "keydown",
+                self.closure.as_ref().unchecked_ref(),
+            );
+        }
+    }
+}
+
+/// Whether a key event comes from a text field, where keys must type, not control the app.
+pub fn from_text_field(e: &web_sys::KeyboardEvent) -> bool {
+    let Some(el) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+        return false;
+    };
+    let tag = el.tag_name().to_ascii_lowercase();
+    if tag == "textarea" || tag == "select" {
+        return true;
+    }
+    if tag == "input" {
+        let ty = el.get_attribute("type").unwrap_or_default();
+        return !matches!(ty.as_str(), "checkbox" | "radio" | "range" | "button");
+    }
+    false
+}
+
+/// Takes focus away from the element a key event came from (so that space on a focused
+/// button does not also press it).
+pub fn blur_target(e: &web_sys::KeyboardEvent) {
+    if let Some(el) = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.blur();
+    }
+}

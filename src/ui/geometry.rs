@@ -1,0 +1,131 @@
+//! Where things go in the cluster drawing: nodes on a ring, message positions along links,
+//! and the hull around a partition group. Pure arithmetic.
+
+/// A point in SVG units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pt {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// The drawing's size in SVG units.
+pub const WIDTH: f64 = 640.0;
+pub const HEIGHT: f64 = 400.0;
+const CX: f64 = WIDTH / 2.0;
+const CY: f64 = HEIGHT / 2.0 + 4.0;
+
+/// The ring's radius and each node's radius for `n` nodes.
+pub fn ring(n: usize) -> (f64, f64) {
+    let big = 150.0;
+    let r = if n <= 1 {
+        34.0
+    } else {
+        let gap = big * (std::f64::consts::PI / n as f64).sin();
+        (gap * 0.62).clamp(14.0, 32.0)
+    };
+    (big, r)
+}
+
+/// Position of the `i`-th of `n` nodes (the first at the top, clockwise).
+pub fn node_pos(i: usize, n: usize) -> Pt {
+    if n <= 1 {
+        return Pt { x: CX, y: CY };
+    }
+    let (big, _) = ring(n);
+    let a = -std::f64::consts::FRAC_PI_2 + std::f64::consts::TAU * i as f64 / n as f64;
+    Pt {
+        x: CX + big * a.cos(),
+        y: CY + big * a.sin(),
+    }
+}
+
+/// The centre of the drawing.
+pub fn centre() -> Pt {
+    Pt { x: CX, y: CY }
+}
+
+/// A point `frac` of the way from `a` to `b`, shifted sideways by `side` units (so the two
+/// directions of a link do not overlap).
+pub fn along(a: Pt, b: Pt, frac: f64, side: f64) -> Pt {
+    let f = frac.clamp(0.0, 1.0);
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-6);
+    let (nx, ny) = (-dy / len, dx / len);
+    Pt {
+        x: a.x + dx * f + nx * side,
+        y: a.y + dy * f + ny * side,
+    }
+}
+
+/// Moves `p` towards `q` by `by` units.
+pub fn towards(p: Pt, q: Pt, by: f64) -> Pt {
+    let (dx, dy) = (q.x - p.x, q.y - p.y);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-6);
+    Pt {
+        x: p.x + dx / len * by,
+        y: p.y + dy / len * by,
+    }
+}
+
+fn cross(o: Pt, a: Pt, b: Pt) -> f64 {
+    (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
+}
+
+/// The convex hull of `pts` (Andrew's monotone chain), counter-clockwise.
+pub fn hull(pts: &[Pt]) -> Vec<Pt> {
+    let mut p: Vec<Pt> = pts.to_vec();
+    p.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    p.dedup_by(|a, b| (a.x - b.x).abs() < 1e-9 && (a.y - b.y).abs() < 1e-9);
+    if p.len() < 3 {
+        return p;
+    }
+    let mut lower: Vec<Pt> = Vec::new();
+    for &q in &p {
+        while lower.len() >= 2 && cross(lower[lower.len() - 2], lower[lower.len() - 1], q) <= 0.0 {
+            lower.pop();
+        }
+        lower.push(q);
+    }
+    let mut upper: Vec<Pt> = Vec::new();
+    for &q in p.iter().rev() {
+        while upper.len() >= 2 && cross(upper[upper.len() - 2], upper[upper.len() - 1], q) <= 0.0 {
+            upper.pop();
+        }
+        upper.push(q);
+    }
+    lower.pop();
+    upper.pop();
+    lower.extend(upper);
+    lower
+}
+
+/// The SVG `points` attribute for a polygon.
+pub fn points_attr(pts: &[Pt]) -> String {
+    pts.iter()
+        .map(|p| format!("{:.1},{:.1}", p.x, p.y))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The mean of `pts` (the centre when empty).
+pub fn centroid(pts: &[Pt]) -> Pt {
+    if pts.is_empty() {
+        return centre();
+    }
+    let n = pts.len() as f64;
+    Pt {
+        x: pts.iter().map(|p| p.x).sum::<f64>() / n,
+        y: pts.iter().map(|p| p.y).sum::<f64>() / n,
+    }
+}
+
+/// An SVG arc path around `c` of radius `r`, from the top, covering `frac` of the circle.
+pub fn arc_path(c: Pt, r: f64, frac: f64) -> String {
+    let f = frac.clamp(0.0, 0.9999);
+    let a0 = -std::f64::consts::FRAC_PI_2;
+    let a1 = a0 + std::f64::consts::TAU * f;
+    let (x0, y0) = (c.x + r * a0.cos(), c.y + r * a0.sin());
+    let (x1, y1) = (c.x + r * a1.cos(), c.y + r * a1.sin());
+    let large = if f > 0.5 { 1 } else { 0 };
+    format!("M {x0:.2} {y0:.2} A {r:.2} {r:.2} 0 {large} 1 {x1:.2} {y1:.2}")
+}
