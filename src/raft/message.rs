@@ -15,7 +15,7 @@ pub type NodeId = u64;
 pub const NONE: NodeId = 0;
 
 /// Every kind of message the protocol uses, named as in etcd's raftpb.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum MsgType {
     /// Local: the election timer fired (or a campaign was forced).
     Hup,

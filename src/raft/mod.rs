@@ -17,7 +17,9 @@ pub mod rng;
 pub mod server;
 pub mod tracker;
 
-pub use message::{ConfChange, ConfChangeSingle, Entry, EntryData, Message, MsgType, NodeId, NONE};
+pub use message::{
+    ConfChange, ConfChangeSingle, Entry, EntryData, Message, MsgType, NodeId, Snapshot, NONE,
+};
 pub use note::{Note, StepDown};
 pub use raft::{Durable, Raft, RaftConfig, Role};
 pub use rng::Rng;

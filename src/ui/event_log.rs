@@ -1,0 +1,108 @@
+//! The event log in plain words, newest first, filterable by kind; the invariants badge and,
+//! after a violation, which property broke, where and after what.
+
+use yew::prelude::*;
+
+use crate::sim::event::EventKind;
+
+use super::app::{Msg, View};
+use super::glossary::tip;
+use super::style::{node_name, secs};
+
+/// How many events are listed at most.
+const SHOWN: usize = 150;
+
+/// The green / red badge.
+pub fn badge(v: &View) -> Html {
+    let n = v.sim.violations.len();
+    let ok = n == 0;
+    let text = if ok {
+        "invariants hold".to_string()
+    } else {
+        format!("{n} invariant violation{}", if n == 1 { "" } else { "s" })
+    };
+    html! {
+        <span class={classes!("badge", if ok { "ok" } else { "bad" })} data-violations={n.to_string()}
+            title={tip("invariants")} role="status">
+            { if ok { "✓ " } else { "⚠ " } }{ text }
+        </span>
+    }
+}
+
+fn violations(v: &View) -> Html {
+    if v.sim.violations.is_empty() {
+        return html! {};
+    }
+    let items = v
+        .sim
+        .violations
+        .iter()
+        .map(|x| {
+            let t = x.time;
+            let go = v.link.callback(move |_| Msg::Seek(t));
+            html! {
+                <li>
+                    <strong>{ x.invariant.clone() }</strong>{ ": " }{ x.detail.clone() }
+                    <span class="where">{ format!(" — at {} after {}", secs(x.time), x.cause) }</span>
+                    <button class="link-btn" onclick={go} aria-label={format!("go to {}", secs(t))}>{ "go there" }</button>
+                </li>
+            }
+        })
+        .collect::<Html>();
+    html! {
+        <div class="violations" role="alert" data-violation-panel="">
+            <h3>{ "Safety violated — the run was paused" }</h3>
+            <ul>{ items }</ul>
+        </div>
+    }
+}
+
+/// The panel.
+pub fn render(v: &View) -> Html {
+    let hidden = &v.ui.hidden_kinds;
+    let chips = EventKind::ALL
+        .iter()
+        .map(|k| {
+            let k = *k;
+            let on = !hidden.contains(&k);
+            let onchange = v.link.callback(move |_| Msg::ToggleKind(k));
+            html! {
+                <label class={classes!("chip", format!("k-{}", k.name()))}>
+                    <input type="checkbox" checked={on} {onchange} aria-label={format!("show {} events", k.name())} />
+                    { k.name() }
+                </label>
+            }
+        })
+        .collect::<Html>();
+    let items = v
+        .sim
+        .events
+        .iter()
+        .rev()
+        .filter(|e| !hidden.contains(&e.kind))
+        .take(SHOWN)
+        .map(|e| {
+            html! {
+                <li key={e.seq.to_string()} class={format!("ev k-{}", e.kind.name())} data-kind={e.kind.name()}>
+                    <span class="ev-time">{ secs(e.time) }</span>
+                    <span class="ev-node">{ e.node.map(node_name).unwrap_or_default() }</span>
+                    <span class="ev-text">{ e.text.clone() }</span>
+                </li>
+            }
+        })
+        .collect::<Html>();
+    let all = v.link.callback(|_| Msg::AllKinds(true));
+    let none = v.link.callback(|_| Msg::AllKinds(false));
+    html! {
+        <section class="events panel" aria-label="event log">
+            <h2>{ "Events" }<span class="sub">{ " newest first" }</span></h2>
+            { violations(v) }
+            <div class="chips" role="group" aria-label="event filters">
+                { chips }
+                <button class="link-btn" onclick={all} aria-label="show all event kinds">{ "all" }</button>
+                <button class="link-btn" onclick={none} aria-label="hide all event kinds">{ "none" }</button>
+            </div>
+            <ol class="event-list" reversed=true>{ items }</ol>
+        </section>
+    }
+}

@@ -1,0 +1,68 @@
+//! Time travel: a scrubber over the whole run with markers (elections, leader changes,
+//! faults, membership, violations), steps by tick and by event both ways, and a way back to
+//! the present. Acting while in the past forks a new future (the timeline does that).
+
+use yew::prelude::*;
+use yew::TargetCast;
+
+use crate::sim::event::EventKind;
+
+use super::app::{Msg, View};
+use super::glossary::tip;
+use super::style::secs;
+
+/// At most this many markers are drawn (the scrubber is only so wide).
+const MAX_MARKERS: usize = 300;
+
+/// The bar.
+pub fn render(v: &View) -> Html {
+    let link = v.link;
+    let tl = v.tl;
+    let head = tl.head_time().max(v.sim.now).max(1);
+    let now = v.sim.now;
+    let seek = link.callback(|e: InputEvent| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        match input.value().parse::<f64>() {
+            Ok(t) if t.is_finite() && t >= 0.0 => Msg::Seek(t as u64),
+            _ => Msg::None,
+        }
+    });
+    let markers = tl.markers();
+    let stride = markers.len().div_ceil(MAX_MARKERS).max(1);
+    let marks = markers
+        .iter()
+        .enumerate()
+        .filter(|(i, m)| i % stride == 0 || m.kind == EventKind::Invariant)
+        .map(|(_, m)| {
+            let t = m.time;
+            let left = t as f64 * 100.0 / head as f64;
+            let go = link.callback(move |_| Msg::Seek(t));
+            html! {
+                <button class={classes!("marker", format!("k-{}", m.kind.name()))}
+                    style={format!("left:{left:.2}%")} onclick={go}
+                    title={format!("{}: {}", secs(t), m.label)} aria-label={format!("go to {}: {}", secs(t), m.label)}></button>
+            }
+        })
+        .collect::<Html>();
+    let past = !tl.at_head();
+    html! {
+        <div class="timeline" role="group" aria-label="timeline" title={tip("time travel")}>
+            <button onclick={link.callback(|_| Msg::BackTick)} aria-label="step back one tick" title="back one tick (←)">{ "⏮ tick" }</button>
+            <button onclick={link.callback(|_| Msg::BackEvent)} aria-label="step back one event" title="back one event (shift+←)">{ "◀ event" }</button>
+            <div class="scrub">
+                <div class="markers">{ marks }</div>
+                <input type="range" min="0" max={head.to_string()} step="1" value={now.to_string()}
+                    oninput={seek} aria-label="simulated time" data-scrubber="" />
+            </div>
+            <button onclick={link.callback(|_| Msg::StepEvent)} aria-label="step one event" title="one event (shift+→)">{ "event ▶" }</button>
+            <button onclick={link.callback(|_| Msg::StepTick)} aria-label="step one tick" title="one tick (→)">{ "tick ⏭" }</button>
+            <span class="times">{ format!("{} / {}", secs(now), secs(tl.head_time())) }</span>
+            if past {
+                <span class="past" data-past="">
+                    { "viewing the past — acting here starts a new future " }
+                    <button onclick={link.callback(|_| Msg::Live)} aria-label="back to the present">{ "back to now" }</button>
+                </span>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,125 @@
+//! The toolbar: play / pause, speed, the clock, reset with N nodes and a seed, protocol
+//! switches (recorded as `set` actions), the invariants badge, theme and help.
+
+use yew::prelude::*;
+use yew::TargetCast;
+
+use super::app::{speeds, Msg, Theme, View};
+use super::event_log;
+use super::forms::Field;
+use super::glossary::tip;
+use super::style::secs;
+
+fn speed_label(s: f64) -> String {
+    if s < 1.0 {
+        format!("{s}× slow")
+    } else {
+        format!("{s}×")
+    }
+}
+
+fn switch(v: &View, name: &'static str, label: &'static str, on: bool, concept: &str) -> Html {
+    let onchange = v.link.callback(move |e: Event| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        Msg::Set(name, if input.checked() { "on" } else { "off" }.to_string())
+    });
+    html! {
+        <label class="switch" title={tip(concept).to_string()}>
+            <input type="checkbox" checked={on} {onchange} aria-label={label} data-option={name} />
+            { label }
+        </label>
+    }
+}
+
+/// The toolbar.
+pub fn render(v: &View) -> Html {
+    let ui = v.ui;
+    let sim = v.sim;
+    let link = v.link;
+    let play = link.callback(|_| Msg::TogglePlay);
+    let speed = link.callback(|e: Event| {
+        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        match s.value().parse::<f64>() {
+            Ok(x) => Msg::Speed(x),
+            Err(_) => Msg::None,
+        }
+    });
+    let options = speeds()
+        .iter()
+        .map(|s| {
+            html! { <option value={s.to_string()} selected={(*s - ui.speed).abs() < 1e-9}>{ speed_label(*s) }</option> }
+        })
+        .collect::<Html>();
+    let n_opts = (1..=9)
+        .map(|n| {
+            html! { <option value={n.to_string()} selected={ui.forms.reset_n == n.to_string()}>{ n.to_string() }</option> }
+        })
+        .collect::<Html>();
+    let set_n = link.callback(|e: Event| {
+        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        Msg::Field(Field::ResetN, s.value())
+    });
+    let set_seed = link.callback(|e: InputEvent| {
+        let s: web_sys::HtmlInputElement = e.target_unchecked_into();
+        Msg::Field(Field::ResetSeed, s.value())
+    });
+    let reset = link.callback(|_| Msg::Reset);
+    let learner_ready = link.callback(|e: Event| {
+        let s: web_sys::HtmlInputElement = e.target_unchecked_into();
+        Msg::Set("learner-ready", s.value().trim().to_string())
+    });
+    let theme = link.callback(|_| Msg::Theme);
+    let help = link.callback(|_| Msg::Help(Some(true)));
+    let theme_label = match ui.theme {
+        Theme::Auto => "theme: system",
+        Theme::Light => "theme: light",
+        Theme::Dark => "theme: dark",
+    };
+    let o = &sim.opts;
+    html! {
+        <header class="toolbar" role="toolbar" aria-label="run controls">
+            <h1 class="brand" title="an interactive Raft consensus lab">{ "raftlab" }</h1>
+            <div class="group">
+                <button class={classes!("play", ui.playing.then_some("on"))} onclick={play}
+                    aria-label={if ui.playing { "pause" } else { "play" }} data-playing={ui.playing.to_string()}
+                    title="play / pause (space)">
+                    { if ui.playing { "⏸ Pause" } else { "▶ Play" } }
+                </button>
+                <label class="field">
+                    { "speed " }
+                    <select onchange={speed} aria-label="speed">{ options }</select>
+                </label>
+                <span class="clock" title="simulated time; a tick is 100 ms">
+                    { format!("t = {} · tick {}", secs(sim.now), sim.now / 100) }
+                </span>
+            </div>
+            <div class="group">
+                <label class="field">
+                    { "nodes " }
+                    <select onchange={set_n} aria-label="number of nodes">{ n_opts }</select>
+                </label>
+                <label class="field">
+                    { "seed " }
+                    <input class="num" type="number" min="0" value={ui.forms.reset_seed.clone()} oninput={set_seed} aria-label="seed" />
+                </label>
+                <button onclick={reset} aria-label="reset the cluster" title="start a new cluster with these nodes and seed">{ "↺ Reset" }</button>
+            </div>
+            <div class="group switches">
+                { switch(v, "prevote", "pre-vote", o.prevote, "pre-vote") }
+                { switch(v, "checkquorum", "check-quorum", o.checkquorum, "check-quorum") }
+                { switch(v, "strict-reconfig", "strict reconfig", o.strict_reconfig, "strict reconfig") }
+                <label class="field" title={tip("learner-ready")}>
+                    { "learner-ready " }
+                    <input class="num" type="number" min="0" max="100" value={o.learner_ready.to_string()}
+                        onchange={learner_ready} aria-label="learner-ready threshold percent" />
+                    { "%" }
+                </label>
+            </div>
+            <div class="group end">
+                { event_log::badge(v) }
+                <button onclick={theme} aria-label={theme_label} title={theme_label}>{ "◐" }</button>
+                <button onclick={help} aria-label="help and keyboard shortcuts" title="help (?)">{ "?" }</button>
+            </div>
+        </header>
+    }
+}
