@@ -72,8 +72,14 @@ fn s5_4_1_election_restriction() {
     let voters = [1, 2, 3];
     let mut nodes = BTreeMap::new();
     nodes.insert(1, node_with_log(1, 2, &[1], &voters, config(false, false)));
-    nodes.insert(2, node_with_log(2, 2, &[1, 2], &voters, config(false, false)));
-    nodes.insert(3, node_with_log(3, 2, &[1, 2], &voters, config(false, false)));
+    nodes.insert(
+        2,
+        node_with_log(2, 2, &[1, 2], &voters, config(false, false)),
+    );
+    nodes.insert(
+        3,
+        node_with_log(3, 2, &[1, 2], &voters, config(false, false)),
+    );
     let mut net = Net::from_nodes(nodes);
     net.campaign(1);
     assert_ne!(net.node(1).role, Role::Leader, "a stale log cannot win");
@@ -87,20 +93,26 @@ fn s5_4_1_election_restriction() {
 fn s5_3_figure7_log_repair() {
     let leader_log = [1, 1, 1, 4, 4, 5, 5, 6, 6, 6];
     let followers: [&[u64]; 6] = [
-        &[1, 1, 1, 4, 4, 5, 5, 6, 6],             // (a) missing one
-        &[1, 1, 1, 4],                            // (b) missing many
-        &[1, 1, 1, 4, 4, 5, 5, 6, 6, 6, 6],       // (c) one extra
-        &[1, 1, 1, 4, 4, 5, 5, 6, 6, 6, 7, 7],    // (d) extra from a later term
-        &[1, 1, 1, 4, 4, 4, 4],                   // (e) missing and extra
-        &[1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3],       // (f) many extra from old terms
+        &[1, 1, 1, 4, 4, 5, 5, 6, 6],          // (a) missing one
+        &[1, 1, 1, 4],                         // (b) missing many
+        &[1, 1, 1, 4, 4, 5, 5, 6, 6, 6, 6],    // (c) one extra
+        &[1, 1, 1, 4, 4, 5, 5, 6, 6, 6, 7, 7], // (d) extra from a later term
+        &[1, 1, 1, 4, 4, 4, 4],                // (e) missing and extra
+        &[1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3],    // (f) many extra from old terms
     ];
     for (case, f) in followers.iter().enumerate() {
         let voters = [1, 2, 3];
         let mut nodes = BTreeMap::new();
-        nodes.insert(1, node_with_log(1, 7, &leader_log, &voters, config(false, false)));
+        nodes.insert(
+            1,
+            node_with_log(1, 7, &leader_log, &voters, config(false, false)),
+        );
         nodes.insert(2, node_with_log(2, 7, f, &voters, config(false, false)));
         // n3 votes for the leader (its log is the leader's).
-        nodes.insert(3, node_with_log(3, 7, &leader_log, &voters, config(false, false)));
+        nodes.insert(
+            3,
+            node_with_log(3, 7, &leader_log, &voters, config(false, false)),
+        );
         let mut net = Net::from_nodes(nodes);
         net.campaign(1);
         assert_eq!(net.node(1).role, Role::Leader, "case {case}");
@@ -108,7 +120,12 @@ fn s5_3_figure7_log_repair() {
         net.tick_all(3);
         let mut want = leader_log.to_vec();
         want.push(8);
-        assert_eq!(net.terms(2), want, "follower ({}) repaired", (b'a' + case as u8) as char);
+        assert_eq!(
+            net.terms(2),
+            want,
+            "follower ({}) repaired",
+            (b'a' + case as u8) as char
+        );
         assert_eq!(net.node(2).log.committed, 11);
     }
 }
@@ -138,7 +155,11 @@ fn s5_4_2_figure8_no_commit_by_counting_old_terms() {
     // Deliver message by message and watch the commit index.
     let mut saw_old_on_majority_uncommitted = false;
     for _ in 0..50 {
-        let msgs: Vec<_> = net.nodes.values_mut().flat_map(|n| n.msgs.drain(..)).collect();
+        let msgs: Vec<_> = net
+            .nodes
+            .values_mut()
+            .flat_map(|n| n.msgs.drain(..))
+            .collect();
         if msgs.is_empty() {
             net.node_mut(1).tick();
             continue;
@@ -165,7 +186,10 @@ fn s5_4_2_figure8_no_commit_by_counting_old_terms() {
             }
         }
     }
-    assert!(saw_old_on_majority_uncommitted, "the interesting state was reached");
+    assert!(
+        saw_old_on_majority_uncommitted,
+        "the interesting state was reached"
+    );
     assert_eq!(net.node(1).log.committed, 3);
 }
 
@@ -233,7 +257,10 @@ fn check_quorum_leader_steps_down_within_two_election_timeouts() {
         ticks += 1;
         assert!(ticks <= 20, "still leading after two election timeouts");
     }
-    assert!(ticks >= 10, "it waits at least one election timeout ({ticks})");
+    assert!(
+        ticks >= 10,
+        "it waits at least one election timeout ({ticks})"
+    );
     assert_eq!(net.node(1).role, Role::Follower);
 }
 
@@ -258,7 +285,11 @@ fn check_quorum_votes_ignored_within_lease() {
     timeout_now.term = 1;
     net.node_mut(2).step(timeout_now);
     net.settle();
-    assert_eq!(net.node(3).vote, 2, "n3 voted for the transferee despite its lease");
+    assert_eq!(
+        net.node(3).vote,
+        2,
+        "n3 voted for the transferee despite its lease"
+    );
     assert_eq!(net.node(2).role, Role::Leader);
     assert_eq!(net.node(2).term, 2);
 }
@@ -289,8 +320,16 @@ fn learner_is_not_counted_for_commit() {
     net.cut(1, 3);
     net.propose(1, "x", "1");
     net.tick_all(2);
-    assert_eq!(net.node(4).log.last_index(), net.node(1).log.last_index(), "learner has it");
-    assert_eq!(net.node(1).log.committed, before, "a learner's ack does not commit");
+    assert_eq!(
+        net.node(4).log.last_index(),
+        net.node(1).log.last_index(),
+        "learner has it"
+    );
+    assert_eq!(
+        net.node(1).log.committed,
+        before,
+        "a learner's ack does not commit"
+    );
     // And a learner never campaigns.
     net.node_mut(4).campaign_now();
     assert_eq!(net.node(4).role, Role::Follower);
@@ -320,7 +359,10 @@ fn promotion_refused_while_learner_lags() {
         .node_mut(1)
         .client_conf_change(promote.clone(), 2)
         .unwrap_err();
-    assert!(err.contains("promote n4 refused: match 0 < 90% of leader's"), "{err}");
+    assert!(
+        err.contains("promote n4 refused: match 0 < 90% of leader's"),
+        "{err}"
+    );
     // Once it runs and catches up, the same promotion is accepted and n4 votes.
     let genesis = Config::with_voters([1, 2, 3]);
     net.nodes
@@ -359,15 +401,26 @@ fn joint_consensus_needs_both_majorities() {
     net.node_mut(1).client_conf_change(cc, 9).unwrap();
     net.settle();
     let cfg = &net.node(1).trk.config;
-    assert!(cfg.is_joint(), "entered the joint configuration: {}", cfg.describe());
+    assert!(
+        cfg.is_joint(),
+        "entered the joint configuration: {}",
+        cfg.describe()
+    );
     let stuck = net.node(1).log.committed;
     net.propose(1, "x", "1");
     net.tick_all(3);
-    assert_eq!(net.node(1).log.committed, stuck, "old majority alone does not commit");
+    assert_eq!(
+        net.node(1).log.committed,
+        stuck,
+        "old majority alone does not commit"
+    );
     net.recover();
     net.tick_all(5);
     let cfg = &net.node(1).trk.config;
-    assert!(!cfg.is_joint(), "left the joint configuration automatically");
+    assert!(
+        !cfg.is_joint(),
+        "left the joint configuration automatically"
+    );
     assert_eq!(cfg.voters, [1, 4, 5].into_iter().collect());
     assert_eq!(net.node(4).kv.get("x").map(String::as_str), Some("1"));
 }
@@ -423,7 +476,11 @@ fn leader_transfer_pauses_proposals_then_aborts() {
         net.node_mut(1).tick();
         net.settle();
     }
-    assert_eq!(net.node(1).lead_transferee, 0, "aborted after an election timeout");
+    assert_eq!(
+        net.node(1).lead_transferee,
+        0,
+        "aborted after an election timeout"
+    );
     assert!(net.node_mut(1).client_put("x", "1", 2).is_ok());
 }
 
@@ -437,7 +494,10 @@ fn read_index_not_served_by_deposed_leader() {
     net.propose(1, "x", "1");
     net.node_mut(1).client_read_index("x", 77).unwrap();
     net.settle();
-    assert!(net.delivered.iter().any(|m| m.msg_type == MsgType::Heartbeat && m.context == 77));
+    assert!(net
+        .delivered
+        .iter()
+        .any(|m| m.msg_type == MsgType::Heartbeat && m.context == 77));
     // Served: the note was cleared by the harness, but the wait list is empty and the key gone.
     assert!(net.node(1).read_waits.is_empty());
     assert!(!net.node(1).read_keys.contains_key(&77));
@@ -453,7 +513,10 @@ fn read_index_not_served_by_deposed_leader() {
     net.settle();
     net.node_mut(1).tick();
     net.settle();
-    assert!(net.node(1).read_keys.contains_key(&78), "read 78 still waits, never served");
+    assert!(
+        net.node(1).read_keys.contains_key(&78),
+        "read 78 still waits, never served"
+    );
 }
 
 /// etcd progress (seed 000): a follower whose next entry was compacted gets a snapshot,
@@ -471,7 +534,9 @@ fn snapshot_catch_up_of_far_behind_follower() {
     net.recover();
     net.tick_all(1);
     assert!(
-        net.delivered.iter().any(|m| m.msg_type == MsgType::Snap && m.to == 3),
+        net.delivered
+            .iter()
+            .any(|m| m.msg_type == MsgType::Snap && m.to == 3),
         "a snapshot was sent"
     );
     net.tick_all(3);
@@ -480,7 +545,10 @@ fn snapshot_catch_up_of_far_behind_follower() {
         net.node(1).progress(3).unwrap().state,
         ProgressState::Replicate
     );
-    assert_eq!(net.node(3).log.snapshot.index, net.node(1).log.snapshot.index);
+    assert_eq!(
+        net.node(3).log.snapshot.index,
+        net.node(1).log.snapshot.index
+    );
 }
 
 /// etcd membership (learner design doc, figure 7): adding a voter to a one-node cluster
@@ -489,7 +557,10 @@ fn snapshot_catch_up_of_far_behind_follower() {
 fn adding_voter_to_single_node_stalls_until_it_starts() {
     let one = Config::with_voters([1]);
     let mut nodes = BTreeMap::new();
-    nodes.insert(1, Raft::new(1, one.clone(), config(true, true), Rng::new(1)));
+    nodes.insert(
+        1,
+        Raft::new(1, one.clone(), config(true, true), Rng::new(1)),
+    );
     let mut net = Net::from_nodes(nodes);
     net.campaign(1);
     assert_eq!(leaders(&net), vec![1]);

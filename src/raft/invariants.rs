@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use super::message::NodeId;
 use super::raft::{Raft, Role};
+use super::tracker::Config;
 
 /// One broken property.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,6 +45,9 @@ pub struct Checker {
     leader_tail: BTreeMap<NodeId, (u64, u64, u64)>,
     /// node → commit index already checked for quorum counting.
     leader_commit: BTreeMap<NodeId, u64>,
+    /// node → the configuration it had at the previous check (a commit is decided under the
+    /// configuration in force before the entries it commits are applied).
+    prev_config: BTreeMap<NodeId, Config>,
 }
 
 fn v(invariant: &str, detail: String) -> Violation {
@@ -206,6 +210,7 @@ impl Checker {
         // Learners never counted: what the leader committed in its term is held by a
         // majority of voters of each half of its configuration, learners aside.
         let c = r.log.committed;
+        let prev = self.prev_config.insert(id, r.trk.config.clone());
         if self.leader_commit.get(&id).copied().unwrap_or(0) < c && r.log.term(c) == Some(r.term) {
             let holds = |nid: NodeId| {
                 nodes.iter().any(|o| {
@@ -213,30 +218,39 @@ impl Checker {
                         && (o.raft.log.snapshot.index >= c || o.raft.log.term(c) == Some(r.term))
                 })
             };
-            for half in [&r.trk.config.voters, &r.trk.config.outgoing] {
-                if half.is_empty() {
-                    continue;
+            let short = |cfg: &Config| -> Option<String> {
+                for half in [&cfg.voters, &cfg.outgoing] {
+                    if half.is_empty() {
+                        continue;
+                    }
+                    let have = half.iter().filter(|n| holds(**n)).count();
+                    let q = half.len() / 2 + 1;
+                    if have < q {
+                        return Some(format!("{have} of {} voters, quorum {q}", half.len()));
+                    }
                 }
-                let have = half.iter().filter(|n| holds(**n)).count();
-                let q = half.len() / 2 + 1;
-                if have < q {
-                    let learners: Vec<String> = r
-                        .trk
-                        .config
-                        .learners
-                        .iter()
-                        .map(|n| format!("n{n}"))
-                        .collect();
-                    out.push(v(
-                        "learners never counted",
-                        format!(
-                            "n{id} committed index {c} (term {}) held by {have} of {} voters, quorum {q}; learners: [{}]",
-                            r.term,
-                            half.len(),
-                            learners.join(" ")
-                        ),
-                    ));
-                }
+                None
+            };
+            // Committing an entry may apply a configuration change at once; the decision was
+            // made under the configuration before it.
+            let now = short(&r.trk.config);
+            let before = prev.as_ref().map_or(now.clone(), short);
+            if let (Some(why), Some(_)) = (now, before) {
+                let learners: Vec<String> = r
+                    .trk
+                    .config
+                    .learners
+                    .iter()
+                    .map(|n| format!("n{n}"))
+                    .collect();
+                out.push(v(
+                    "learners never counted",
+                    format!(
+                        "n{id} committed index {c} (term {}) held by {why}; learners: [{}]",
+                        r.term,
+                        learners.join(" ")
+                    ),
+                ));
             }
             self.leader_commit.insert(id, c);
         }

@@ -106,6 +106,8 @@ pub enum Note {
         change: String,
         /// The configuration now in force.
         config: String,
+        /// Members the change removed.
+        removed: Vec<NodeId>,
     },
     /// A proposal was dropped.
     ProposalDropped {

@@ -1078,12 +1078,10 @@ impl Raft {
                 self.lead = m.from;
                 self.handle_snapshot(m);
             }
-            MsgType::TransferLeader => {
-                if self.lead != NONE {
-                    let mut fwd = m;
-                    fwd.to = self.lead;
-                    self.msgs.push(fwd);
-                }
+            MsgType::TransferLeader if self.lead != NONE => {
+                let mut fwd = m;
+                fwd.to = self.lead;
+                self.msgs.push(fwd);
             }
             MsgType::TimeoutNow => {
                 // Leadership transfer: campaign at once, skipping pre-vote and leases.
@@ -1262,12 +1260,15 @@ impl Raft {
             }
         };
         let last = self.log.last_index();
+        let before = self.trk.config.members();
         self.trk.set_config(next, last);
+        let after = self.trk.config.members();
         self.notes.push(Note::ConfApplied {
             req,
             index,
             change: cc.describe(),
             config: self.trk.config.describe(),
+            removed: before.difference(&after).copied().collect(),
         });
         self.switch_to_config();
     }

@@ -205,13 +205,17 @@ impl Action {
                 via,
                 linearizable,
             } => {
-                let ep = via.map(|v| format!(" --endpoints={}", n(v))).unwrap_or_default();
+                let ep = via
+                    .map(|v| format!(" --endpoints={}", n(v)))
+                    .unwrap_or_default();
                 let c = if *linearizable { "l" } else { "s" };
                 format!("etcdctl{ep} get {key} --consistency={c}")
             }
             Action::Kill(x) => format!("kill -9 $(pidof etcd)  # on {}", n(*x)),
             Action::Restart(x) => format!("systemctl start etcd  # on {}", n(*x)),
-            Action::Compact(x) => format!("etcdctl --endpoints={} snapshot (log compaction)", n(*x)),
+            Action::Compact(x) => {
+                format!("etcdctl --endpoints={} snapshot (log compaction)", n(*x))
+            }
             Action::ForceNewCluster(x) => {
                 format!("etcd --name {} --force-new-cluster", n(*x))
             }

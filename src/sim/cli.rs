@@ -194,7 +194,13 @@ fn print_table(sim: &Sim) {
     );
     for n in sim.nodes.values() {
         let r = &n.raft;
-        let nm = |id: u64| if id == 0 { "-".to_string() } else { format!("n{id}") };
+        let nm = |id: u64| {
+            if id == 0 {
+                "-".to_string()
+            } else {
+                format!("n{id}")
+            }
+        };
         let member = if cfg.is_voter(r.id) {
             "voter"
         } else if cfg.is_learner(r.id) {

@@ -128,6 +128,9 @@ pub struct Sim {
     conf_reported: BTreeSet<u64>,
     /// The most recent message delivered or dropped (for the UI to flash).
     pub last_message: Option<(InFlight, bool)>,
+    /// Members ever removed. Like etcd's membership store, a node that has applied the
+    /// removal rejects their messages, and the removed member stops when it hears so.
+    pub removed: BTreeSet<NodeId>,
 }
 
 impl Sim {
@@ -156,6 +159,7 @@ impl Sim {
             violations: Vec::new(),
             conf_reported: BTreeSet::new(),
             last_message: None,
+            removed: BTreeSet::new(),
         };
         for id in 1..=n {
             sim.create_node(id);
@@ -192,7 +196,11 @@ impl Sim {
         node.epoch += 1;
         let (epoch, phase) = (node.epoch, node.phase);
         let next = (self.now / TICK_MS) * TICK_MS + phase;
-        let at = if next <= self.now { next + TICK_MS } else { next };
+        let at = if next <= self.now {
+            next + TICK_MS
+        } else {
+            next
+        };
         self.schedule(at, Due::Tick { node: id, epoch });
     }
 
@@ -354,32 +362,71 @@ impl Sim {
             Some(s) => Some(format!("n{to} is {}", s.name())),
             None => Some(format!("n{to} does not exist")),
         };
+        let reason = reason.or_else(|| {
+            let receiver_forgot = self
+                .nodes
+                .get(&to)
+                .is_some_and(|n| !n.raft.trk.config.members().contains(&from));
+            (self.removed.contains(&from) && receiver_forgot)
+                .then(|| format!("n{to} rejects n{from}: a removed member"))
+        });
         if let Some(reason) = reason {
+            if reason.contains("a removed member") {
+                self.stop_removed(from, to);
+            }
             self.dropped(&f, &reason);
             self.last_message = Some((f, false));
             return Some(format!("dropped {what} ({reason})"));
         }
         let msg = f.msg.clone();
+        let is_snapshot = msg.msg_type == MsgType::Snap;
         self.last_message = Some((f, true));
         if let Some(n) = self.nodes.get_mut(&to) {
             n.raft.step(msg);
         }
         self.flush(to);
+        if is_snapshot {
+            self.report_snapshot(to, from, false);
+        }
         Some(format!("delivered {what}"))
+    }
+
+    /// etcd's transport answers a removed member with "410 Gone" and the member shuts down.
+    fn stop_removed(&mut self, id: NodeId, by: NodeId) {
+        if let Some(n) = self.nodes.get_mut(&id) {
+            if n.status == Status::Running {
+                n.status = Status::Removed;
+                n.epoch += 1;
+                self.log(
+                    Some(id),
+                    EventKind::Membership,
+                    format!("n{id} was told by n{by} that it is removed, and stopped"),
+                );
+            }
+        }
     }
 
     /// A message that never arrives. A lost snapshot is reported back to the leader, as
     /// etcd's transport does (ReportSnapshot), so it can retry.
     fn dropped(&mut self, f: &InFlight, _reason: &str) {
-        if f.msg.msg_type == MsgType::Snap && self.is_running(f.msg.from) {
-            let mut st = Message::new(MsgType::SnapStatus, f.msg.to, f.msg.from);
-            st.reject = true;
-            let from = f.msg.from;
-            if let Some(n) = self.nodes.get_mut(&from) {
-                n.raft.step(st);
-            }
-            self.flush(from);
+        if f.msg.msg_type == MsgType::Snap {
+            self.report_snapshot(f.msg.to, f.msg.from, true);
         }
+    }
+
+    /// etcd's transport tells the leader whether a snapshot got through (ReportSnapshot), so
+    /// a leader never waits forever in the snapshot state for an answer that was lost.
+    fn report_snapshot(&mut self, follower: NodeId, leader: NodeId, failed: bool) {
+        if !self.is_running(leader) {
+            return;
+        }
+        let mut st = Message::new(MsgType::SnapStatus, follower, leader);
+        st.reject = failed;
+        if let Some(n) = self.nodes.get_mut(&leader) {
+            st.term = n.raft.term;
+            n.raft.step(st);
+        }
+        self.flush(leader);
     }
 
     /// Sends what node `id` wrote to its outbox and words what it noted.
@@ -423,8 +470,11 @@ impl Sim {
                 index,
                 change,
                 config,
+                removed,
             } => {
-                self.on_conf_applied(id, *req, *index, change, config);
+                self.removed.extend(removed.iter().copied());
+                let self_removed = removed.contains(&id);
+                self.on_conf_applied(id, *req, *index, change, config, self_removed);
                 return;
             }
             Note::ProposalDropped { req, reason } | Note::ReadDropped { req, reason } => {
@@ -470,7 +520,15 @@ impl Sim {
         self.log(Some(id), kind, text);
     }
 
-    fn on_conf_applied(&mut self, id: NodeId, req: u64, index: u64, change: &str, config: &str) {
+    fn on_conf_applied(
+        &mut self,
+        id: NodeId,
+        req: u64,
+        index: u64,
+        change: &str,
+        config: &str,
+        self_removed: bool,
+    ) {
         if let Some(r) = self.requests.get_mut(&req) {
             if r.outcome == Outcome::Pending {
                 r.outcome = Outcome::Committed { index };
@@ -486,7 +544,7 @@ impl Sim {
         // A member that applies its own removal stops (etcd: "the member has been
         // permanently removed from the cluster").
         let members = self.nodes[&id].raft.trk.config.members();
-        if !members.contains(&id) {
+        if self_removed {
             if let Some(n) = self.nodes.get_mut(&id) {
                 if n.status == Status::Running {
                     n.status = Status::Removed;
@@ -551,7 +609,10 @@ impl Sim {
             self.log(
                 None,
                 EventKind::Invariant,
-                format!("INVARIANT VIOLATED: {}: {} (after {cause})", v.invariant, v.detail),
+                format!(
+                    "INVARIANT VIOLATED: {}: {} (after {cause})",
+                    v.invariant, v.detail
+                ),
             );
             self.violations.push(ViolationRecord {
                 time: self.now,
@@ -591,12 +652,18 @@ impl Sim {
             };
             let label = r.kind.label();
             let via = r.via;
-            self.log(via, EventKind::Client, format!("{label} rejected: {reason}"));
+            self.log(
+                via,
+                EventKind::Client,
+                format!("{label} rejected: {reason}"),
+            );
         }
     }
 
     fn node_ref(&self, id: NodeId) -> Result<&SimNode, String> {
-        self.nodes.get(&id).ok_or_else(|| format!("n{id} does not exist"))
+        self.nodes
+            .get(&id)
+            .ok_or_else(|| format!("n{id} does not exist"))
     }
 
     fn require_running(&self, id: NodeId) -> Result<(), String> {
@@ -657,7 +724,10 @@ impl Sim {
                 self.log(
                     None,
                     EventKind::Fault,
-                    format!("network partitioned: {}", action.to_scn().trim_start_matches("partition ")),
+                    format!(
+                        "network partitioned: {}",
+                        action.to_scn().trim_start_matches("partition ")
+                    ),
                 );
             }
             Action::Cut(a, b) => {
@@ -710,15 +780,23 @@ impl Sim {
                     Status::Misconfigured => self.log(
                         Some(*id),
                         EventKind::Membership,
-                        format!(
-                            "n{id} never comes up: the cluster knows it by a wrong peer URL"
-                        ),
+                        format!("n{id} never comes up: the cluster knows it by a wrong peer URL"),
                     ),
                     s => return Err(format!("n{id} is {}, not a new member", s.name())),
                 }
             }
             Action::Promote(id) => {
                 self.node_ref(*id)?;
+                if !self.config().is_learner(*id) {
+                    let req = self.new_request(
+                        ReqKind::Member {
+                            desc: format!("promote n{id}"),
+                        },
+                        None,
+                    );
+                    self.reject(req, format!("n{id} is not a learner"));
+                    return Ok(());
+                }
                 self.conf_change(
                     ConfChange {
                         changes: vec![ConfChangeSingle::AddNode(*id)],
@@ -742,6 +820,15 @@ impl Sim {
             } => {
                 for id in remove {
                     self.node_ref(*id)?;
+                }
+                if let Some(id) = add
+                    .iter()
+                    .chain(learners)
+                    .find(|id| self.removed.contains(id))
+                {
+                    return Err(format!(
+                        "n{id} was removed; etcd never reuses a removed member's id"
+                    ));
                 }
                 let mut changes = Vec::new();
                 for id in add {
@@ -980,11 +1067,13 @@ impl Sim {
         if id == 0 {
             return Err("node ids start at n1".into());
         }
+        if self.removed.contains(&id) {
+            return Err(format!(
+                "n{id} was removed; etcd never reuses a removed member's id"
+            ));
+        }
         if let Some(n) = self.nodes.get(&id) {
-            if n.status != Status::Removed {
-                return Err(format!("n{id} already exists ({})", n.status.name()));
-            }
-            return Err(format!("n{id} was removed; add a member under a new id"));
+            return Err(format!("n{id} already exists ({})", n.status.name()));
         }
         self.create_node(id);
         if misconfigured {
@@ -998,7 +1087,11 @@ impl Sim {
         let label = format!(
             "member add n{id}{}{}",
             if learner { " learner" } else { "" },
-            if misconfigured { " (misconfigured)" } else { "" }
+            if misconfigured {
+                " (misconfigured)"
+            } else {
+                ""
+            }
         );
         if !self.conf_change(
             ConfChange {
@@ -1047,9 +1140,7 @@ fn check_word(s: &str, what: &str) -> Result<(), String> {
         return Err(format!("empty {what}"));
     }
     if s.chars().any(|c| c.is_whitespace() || c == '=' || c == '#') {
-        return Err(format!(
-            "{what} '{s}' must not contain spaces, '=' or '#'"
-        ));
+        return Err(format!("{what} '{s}' must not contain spaces, '=' or '#'"));
     }
     Ok(())
 }

@@ -125,7 +125,10 @@ pub fn parse(text: &str, col: usize) -> Result<Cond, ParseError> {
         }
     }
     let Some((at, sym, op)) = found else {
-        return Err(err(col, format!("expected a comparison (=, !=, <, <=, >, >=) in '{text}'")));
+        return Err(err(
+            col,
+            format!("expected a comparison (=, !=, <, <=, >, >=) in '{text}'"),
+        ));
     };
     let op_col = col + text[..at].chars().count();
     let lhs_text = &text[..at];
@@ -144,20 +147,32 @@ pub fn parse(text: &str, col: usize) -> Result<Cond, ParseError> {
         col: col + w.col - 1,
     });
     if words.len() > 2 {
-        return Err(err(col + words[2].col - 1, format!("unexpected '{}'", words[2].s)));
+        return Err(err(
+            col + words[2].col - 1,
+            format!("unexpected '{}'", words[2].s),
+        ));
     }
     if rhs_text.is_empty() {
         return Err(err(rhs_col, "missing value after the operator"));
     }
     if rhs_text.split_whitespace().count() > 1 {
-        return Err(err(rhs_col, format!("expected one value, got '{rhs_text}'")));
+        return Err(err(
+            rhs_col,
+            format!("expected one value, got '{rhs_text}'"),
+        ));
     }
     let (lhs, kind) = parse_lhs(first, extra)?;
     if kind == Kind::Word && !matches!(op, Op::Eq | Op::Ne) {
-        return Err(err(op_col, format!("'{}' can only be compared with = or !=", first.s)));
+        return Err(err(
+            op_col,
+            format!("'{}' can only be compared with = or !=", first.s),
+        ));
     }
     if kind == Kind::Int && rhs_text.parse::<u64>().is_err() {
-        return Err(err(rhs_col, format!("expected a whole number, got '{rhs_text}'")));
+        return Err(err(
+            rhs_col,
+            format!("expected a whole number, got '{rhs_text}'"),
+        ));
     }
     check_rhs(&lhs, rhs_text).map_err(|m| err(rhs_col, m))?;
     Ok(Cond {
@@ -200,14 +215,18 @@ fn parse_lhs(first: Tok, extra: Option<Tok>) -> Result<(Lhs, Kind), ParseError> 
             ),
         ));
     };
-    let id = node(Tok { s: n, col: first.col })?;
+    let id = node(Tok {
+        s: n,
+        col: first.col,
+    })?;
     let fcol = first.col + n.chars().count() + 1;
     let int = |f: IntField| -> Result<(Lhs, Kind), ParseError> {
         no_extra(extra)?;
         Ok((Lhs::Int(id, f), Kind::Int))
     };
     let peer = || -> Result<NodeId, ParseError> {
-        let t = extra.ok_or_else(|| err(fcol, format!("'{field}' needs a peer node: {n}.{field} n2")))?;
+        let t = extra
+            .ok_or_else(|| err(fcol, format!("'{field}' needs a peer node: {n}.{field} n2")))?;
         node(t)
     };
     match field {
@@ -249,7 +268,9 @@ fn node_or_none(v: &str) -> Result<(), String> {
     if v == "none" {
         return Ok(());
     }
-    node(Tok { s: v, col: 0 }).map(|_| ()).map_err(|e| e.message)
+    node(Tok { s: v, col: 0 })
+        .map(|_| ())
+        .map_err(|e| e.message)
 }
 
 fn check_rhs(lhs: &Lhs, v: &str) -> Result<(), String> {
@@ -268,7 +289,13 @@ fn check_rhs(lhs: &Lhs, v: &str) -> Result<(), String> {
         Lhs::Alive(_) | Lhs::ReadStale => one_of(v, &["true", "false"]),
         Lhs::Status(_) => one_of(
             v,
-            &["running", "killed", "not-started", "misconfigured", "removed"],
+            &[
+                "running",
+                "killed",
+                "not-started",
+                "misconfigured",
+                "removed",
+            ],
         ),
         Lhs::Member(_) => one_of(v, &["voter", "learner", "none"]),
         Lhs::Progress(..) => one_of(v, &["probe", "replicate", "snapshot", "none"]),
@@ -410,7 +437,6 @@ impl Cond {
         };
         (holds, actual)
     }
-
 }
 
 fn sorted(list: &str) -> Vec<String> {
@@ -432,13 +458,34 @@ mod tests {
         assert!(parse("n1.term > 2", 1).is_ok());
         assert!(parse("n1.progress n2 = replicate", 1).is_ok());
         assert!(parse("voters = n1,n2,n3", 1).is_ok());
-        assert!(parse("leader > n1", 1).unwrap_err().message.contains("only be compared"));
-        assert!(parse("n1.term = lots", 1).unwrap_err().message.contains("whole number"));
-        assert!(parse("n1.role = boss", 1).unwrap_err().message.contains("expected follower"));
-        assert!(parse("n1.term 3", 1).unwrap_err().message.contains("comparison"));
-        assert!(parse("= 3", 1).unwrap_err().message.contains("missing what"));
-        assert!(parse("leader =", 1).unwrap_err().message.contains("missing value"));
-        assert!(parse("n1.value = 3", 1).unwrap_err().message.contains("needs a key"));
+        assert!(parse("leader > n1", 1)
+            .unwrap_err()
+            .message
+            .contains("only be compared"));
+        assert!(parse("n1.term = lots", 1)
+            .unwrap_err()
+            .message
+            .contains("whole number"));
+        assert!(parse("n1.role = boss", 1)
+            .unwrap_err()
+            .message
+            .contains("expected follower"));
+        assert!(parse("n1.term 3", 1)
+            .unwrap_err()
+            .message
+            .contains("comparison"));
+        assert!(parse("= 3", 1)
+            .unwrap_err()
+            .message
+            .contains("missing what"));
+        assert!(parse("leader =", 1)
+            .unwrap_err()
+            .message
+            .contains("missing value"));
+        assert!(parse("n1.value = 3", 1)
+            .unwrap_err()
+            .message
+            .contains("needs a key"));
         assert_eq!(parse("n1.colour = red", 8).unwrap_err().col, 11);
     }
 

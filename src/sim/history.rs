@@ -149,8 +149,9 @@ impl Timeline {
         self.actions.truncate(self.next_action);
         let p = self.cur.processed;
         let t = self.cur.now;
-        self.checkpoints
-            .retain(|c| c.sim.processed <= p && c.sim.now <= t && c.next_action <= self.next_action);
+        self.checkpoints.retain(|c| {
+            c.sim.processed <= p && c.sim.now <= t && c.next_action <= self.next_action
+        });
         self.markers.retain(|m| m.time <= t);
         self.head_time = t;
         self.head_processed = p;
@@ -240,11 +241,7 @@ impl Timeline {
 
     fn run_events_to(&mut self, processed: u64, time: u64) {
         while self.cur.processed < processed {
-            let next = self
-                .cur
-                .next_event_time()
-                .unwrap_or(time)
-                .max(self.cur.now);
+            let next = self.cur.next_event_time().unwrap_or(time).max(self.cur.now);
             let step_to = (self.cur.now / self.interval + 1) * self.interval;
             if next >= step_to && step_to <= time {
                 // Cross a checkpoint boundary on the way.
@@ -389,7 +386,11 @@ mod tests {
         assert_eq!(tl.actions().len(), 2);
         tl.seek(35 * TICK_MS);
         tl.act(Action::Heal).unwrap();
-        assert_eq!(tl.actions().len(), 2, "the kill was in the discarded future");
+        assert_eq!(
+            tl.actions().len(),
+            2,
+            "the kill was in the discarded future"
+        );
         assert!(matches!(tl.actions()[1].action, Action::Heal));
         assert!(tl.at_head());
     }

@@ -131,7 +131,10 @@ mod tests {
     fn partitions_and_cuts() {
         let mut n = Network::default();
         assert!(n.connected(1, 2));
-        n.partition(vec![[1, 2].into_iter().collect(), [3].into_iter().collect()]);
+        n.partition(vec![
+            [1, 2].into_iter().collect(),
+            [3].into_iter().collect(),
+        ]);
         assert!(n.connected(1, 2));
         assert!(!n.connected(1, 3));
         // Unlisted nodes share one extra group.

@@ -211,7 +211,10 @@ mod tests {
         o.set("prevote", "off").unwrap();
         assert!(!o.prevote);
         assert!(o.set("prevote", "maybe").unwrap_err().contains("on or off"));
-        assert!(o.set("colour", "red").unwrap_err().contains("unknown option"));
+        assert!(o
+            .set("colour", "red")
+            .unwrap_err()
+            .contains("unknown option"));
         assert!(o.set("latency", "50-5").is_err());
         assert!(o.set("election", "1").is_err());
     }

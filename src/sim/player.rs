@@ -198,7 +198,10 @@ impl Player {
                     }
                     self.tick_one();
                 }
-                let actual = self.tl.as_ref().map_or(String::new(), |t| cond.actual(t.sim()));
+                let actual = self
+                    .tl
+                    .as_ref()
+                    .map_or(String::new(), |t| cond.actual(t.sim()));
                 LineStatus::Failed(format!(
                     "await {} not met within {within} ticks: actual {actual}",
                     cond.text
@@ -240,7 +243,10 @@ mod tests {
         let f = p.failures();
         assert_eq!(f.len(), 2);
         assert_eq!(f[0].lineno, 4);
-        assert_eq!(f[0].status, LineStatus::Failed("expect quorum = 5: actual 2".into()));
+        assert_eq!(
+            f[0].status,
+            LineStatus::Failed("expect quorum = 5: actual 2".into())
+        );
         assert_eq!(f[1].lineno, 6);
         assert!(matches!(p.results()[3].status, LineStatus::Narration(ref t) if t == "hi"));
     }

@@ -123,15 +123,17 @@ pub(crate) fn err(col: usize, message: impl Into<String>) -> ParseError {
 
 /// Parses `n3` into 3.
 pub(crate) fn node(t: Tok) -> Result<NodeId, ParseError> {
-    let digits = t
-        .s
-        .strip_prefix('n')
-        .ok_or_else(|| err(t.col, format!("expected a node like n3, got '{}'", t.s)))?;
+    let digits =
+        t.s.strip_prefix('n')
+            .ok_or_else(|| err(t.col, format!("expected a node like n3, got '{}'", t.s)))?;
     match digits.parse::<u64>() {
         Ok(0) => Err(err(t.col, "node ids start at n1")),
         Ok(n) if n <= 1000 => Ok(n),
         Ok(_) => Err(err(t.col, "node ids go up to n1000")),
-        Err(_) => Err(err(t.col, format!("expected a node like n3, got '{}'", t.s))),
+        Err(_) => Err(err(
+            t.col,
+            format!("expected a node like n3, got '{}'", t.s),
+        )),
     }
 }
 
@@ -149,11 +151,20 @@ fn node_list(t: Tok) -> Result<Vec<NodeId>, ParseError> {
 }
 
 fn number(t: Tok, what: &str) -> Result<u64, ParseError> {
-    t.s.parse::<u64>()
-        .map_err(|_| err(t.col, format!("expected {what} (a whole number), got '{}'", t.s)))
+    t.s.parse::<u64>().map_err(|_| {
+        err(
+            t.col,
+            format!("expected {what} (a whole number), got '{}'", t.s),
+        )
+    })
 }
 
-fn need<'a>(toks: &[Tok<'a>], i: usize, line_len: usize, what: &str) -> Result<Tok<'a>, ParseError> {
+fn need<'a>(
+    toks: &[Tok<'a>],
+    i: usize,
+    line_len: usize,
+    what: &str,
+) -> Result<Tok<'a>, ParseError> {
     toks.get(i)
         .copied()
         .ok_or_else(|| err(line_len + 1, format!("missing {what}")))
@@ -241,7 +252,10 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                     e
                 })?;
                 if matches!(inner, Stmt::Cluster { .. } | Stmt::At { .. }) {
-                    return Err(err(toks[2].col, "'at' takes an action, tick, expect or say"));
+                    return Err(err(
+                        toks[2].col,
+                        "'at' takes an action, tick, expect or say",
+                    ));
                 }
                 Some(Box::new(inner))
             } else {
@@ -294,7 +308,13 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
         }
         "loss" => {
             let t = need(toks, 1, len, "percentage")?;
-            let p = number(Tok { s: t.s.trim_end_matches('%'), col: t.col }, "percentage")?;
+            let p = number(
+                Tok {
+                    s: t.s.trim_end_matches('%'),
+                    col: t.col,
+                },
+                "percentage",
+            )?;
             if p > 100 {
                 return Err(err(t.col, "loss is a percentage from 0 to 100"));
             }
@@ -309,16 +329,13 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
         }
         "set" => {
             let t = need(toks, 1, len, "OPTION=VALUE")?;
-            let (k, v) = t
-                .s
-                .split_once('=')
-                .ok_or_else(|| err(t.col, format!("expected OPTION=VALUE, got '{}'", t.s)))?;
+            let (k, v) =
+                t.s.split_once('=')
+                    .ok_or_else(|| err(t.col, format!("expected OPTION=VALUE, got '{}'", t.s)))?;
             if k == "seed" {
                 return Err(err(t.col, "the seed is set on the cluster line"));
             }
-            Options::default()
-                .set(k, v)
-                .map_err(|m| err(t.col, m))?;
+            Options::default().set(k, v).map_err(|m| err(t.col, m))?;
             no_more(toks, 2)?;
             Stmt::Act(Action::Set {
                 name: k.to_string(),
@@ -338,7 +355,10 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                 if joined.is_empty() {
                     return Err(err(gcol, "empty partition group"));
                 }
-                let g = node_list(Tok { s: &joined, col: gcol })?;
+                let g = node_list(Tok {
+                    s: &joined,
+                    col: gcol,
+                })?;
                 for id in &g {
                     if !seen.insert(*id) {
                         return Err(err(gcol, format!("n{id} is in two groups")));
@@ -348,16 +368,18 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                 col += part.chars().count() + 1;
             }
             if groups.len() < 2 {
-                return Err(err(rest_col, "a partition needs at least two groups separated by |"));
+                return Err(err(
+                    rest_col,
+                    "a partition needs at least two groups separated by |",
+                ));
             }
             Stmt::Act(Action::Partition(groups))
         }
         "propose" => {
             let t = need(toks, 1, len, "KEY=VALUE")?;
-            let (k, v) = t
-                .s
-                .split_once('=')
-                .ok_or_else(|| err(t.col, format!("expected KEY=VALUE, got '{}'", t.s)))?;
+            let (k, v) =
+                t.s.split_once('=')
+                    .ok_or_else(|| err(t.col, format!("expected KEY=VALUE, got '{}'", t.s)))?;
             if k.is_empty() || v.is_empty() || v.contains('=') {
                 return Err(err(t.col, format!("expected KEY=VALUE, got '{}'", t.s)));
             }
@@ -401,7 +423,10 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
         other => {
             return Err(err(
                 cmd.col,
-                format!("unknown command '{other}' (commands: {})", COMMANDS.join(", ")),
+                format!(
+                    "unknown command '{other}' (commands: {})",
+                    COMMANDS.join(", ")
+                ),
             ))
         }
     })
@@ -452,7 +477,10 @@ fn parse_member(toks: &[Tok], len: usize) -> Result<Stmt, ParseError> {
             let (mut add, mut learners, mut remove) = (Vec::new(), Vec::new(), Vec::new());
             for t in &toks[2..] {
                 let (k, v) = t.s.split_once('=').ok_or_else(|| {
-                    err(t.col, format!("expected add=, learners= or remove=, got '{}'", t.s))
+                    err(
+                        t.col,
+                        format!("expected add=, learners= or remove=, got '{}'", t.s),
+                    )
                 })?;
                 let vcol = t.col + k.chars().count() + 1;
                 let ids = node_list(Tok { s: v, col: vcol })?;
@@ -469,7 +497,10 @@ fn parse_member(toks: &[Tok], len: usize) -> Result<Stmt, ParseError> {
                 }
             }
             if add.is_empty() && learners.is_empty() && remove.is_empty() {
-                return Err(err(len + 1, "member change needs add=, learners= or remove="));
+                return Err(err(
+                    len + 1,
+                    "member change needs add=, learners= or remove=",
+                ));
             }
             Stmt::Act(Action::MemberChange {
                 add,
@@ -569,7 +600,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.lines.len(), 28);
-        assert_eq!(s.lines.last().unwrap().stmt, Stmt::Say("Watch n1. # not a comment".into()));
+        assert_eq!(
+            s.lines.last().unwrap().stmt,
+            Stmt::Say("Watch n1. # not a comment".into())
+        );
         match &s.lines[0].stmt {
             Stmt::Cluster { n, opts } => {
                 assert_eq!(*n, 3);
@@ -592,19 +626,33 @@ mod tests {
         let x = e("cluster 3 prevote=perhaps");
         assert_eq!((x.line, x.col), (1, 11));
         assert_eq!(e("cluster 0").col, 9);
-        assert!(e("cluster 3\ncluster 3").message.contains("only appear once"));
-        assert!(e("cluster 3\npartition n1,n2").message.contains("two groups"));
-        assert!(e("cluster 3\npartition n1 | n1").message.contains("two groups"));
+        assert!(e("cluster 3\ncluster 3")
+            .message
+            .contains("only appear once"));
+        assert!(e("cluster 3\npartition n1,n2")
+            .message
+            .contains("two groups"));
+        assert!(e("cluster 3\npartition n1 | n1")
+            .message
+            .contains("two groups"));
         assert!(e("cluster 3\nawait leader = n1").message.contains("within"));
-        assert!(e("cluster 3\nexpect n1.colour = red").message.contains("unknown"));
+        assert!(e("cluster 3\nexpect n1.colour = red")
+            .message
+            .contains("unknown"));
         assert!(e("cluster 3\npropose x").message.contains("KEY=VALUE"));
         assert!(e("cluster 3\nread x via").message.contains("missing"));
-        assert!(e("cluster 3\nmember add n4 sideways").message.contains("learner"));
-        assert!(e("cluster 3\nmember frob n4").message.contains("member add"));
+        assert!(e("cluster 3\nmember add n4 sideways")
+            .message
+            .contains("learner"));
+        assert!(e("cluster 3\nmember frob n4")
+            .message
+            .contains("member add"));
         assert!(e("cluster 3\nmember change").message.contains("needs"));
         assert!(e("cluster 3\nloss 101").message.contains("0 to 100"));
         assert!(e("cluster 3\nkill n1 n2").message.contains("unexpected"));
-        assert!(e("cluster 3\nat 10 cluster 3").message.contains("'at' takes"));
+        assert!(e("cluster 3\nat 10 cluster 3")
+            .message
+            .contains("'at' takes"));
         assert!(e("").message.contains("empty"));
         assert!(e("cluster 3\ncut n1 n1").message.contains("itself"));
         assert!(e("cluster 3\nset seed=4").message.contains("cluster line"));

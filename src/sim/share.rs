@@ -9,9 +9,9 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 pub const MAX_LEN: usize = 256 * 1024;
 
 fn checksum(bytes: &[u8]) -> u32 {
-    bytes
-        .iter()
-        .fold(0x811c_9dc5u32, |h, b| (h ^ u32::from(*b)).wrapping_mul(0x0100_0193))
+    bytes.iter().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ u32::from(*b)).wrapping_mul(0x0100_0193)
+    })
 }
 
 fn b64(bytes: &[u8]) -> String {
@@ -51,7 +51,11 @@ fn unb64(s: &str) -> Option<Vec<u8>> {
 
 /// Packs scenario text into a link-safe string.
 pub fn encode(scn: &str) -> String {
-    format!("v1.{}.{:08x}", b64(scn.as_bytes()), checksum(scn.as_bytes()))
+    format!(
+        "v1.{}.{:08x}",
+        b64(scn.as_bytes()),
+        checksum(scn.as_bytes())
+    )
 }
 
 /// Unpacks a string made by [`encode`]; the error says what is wrong with the link.
@@ -66,10 +70,15 @@ pub fn decode(s: &str) -> Result<String, String> {
     let Some((body, sum)) = rest.rsplit_once('.') else {
         return Err("this link is damaged: its checksum is missing".into());
     };
-    let bytes = unb64(body).ok_or("this link is damaged: it contains characters a raftlab link never has")?;
-    let expected = u32::from_str_radix(sum, 16).map_err(|_| "this link is damaged: its checksum is unreadable")?;
+    let bytes = unb64(body)
+        .ok_or("this link is damaged: it contains characters a raftlab link never has")?;
+    let expected = u32::from_str_radix(sum, 16)
+        .map_err(|_| "this link is damaged: its checksum is unreadable")?;
     if checksum(&bytes) != expected {
-        return Err("this link is damaged: its checksum does not match (was it cut short when copied?)".into());
+        return Err(
+            "this link is damaged: its checksum does not match (was it cut short when copied?)"
+                .into(),
+        );
     }
     String::from_utf8(bytes).map_err(|_| "this link is damaged: it does not hold text".into())
 }
@@ -80,7 +89,14 @@ mod tests {
 
     #[test]
     fn round_trips_any_text() {
-        for t in ["", "a", "ab", "abc", "cluster 3\ntick 10\n", "say ünïcødé ✓\n"] {
+        for t in [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "cluster 3\ntick 10\n",
+            "say ünïcødé ✓\n",
+        ] {
             assert_eq!(decode(&encode(t)).unwrap(), t);
         }
     }
@@ -92,8 +108,12 @@ mod tests {
         assert!(decode(cut).unwrap_err().contains("damaged"));
         let mut flipped = good.clone().into_bytes();
         flipped[5] = if flipped[5] == b'A' { b'B' } else { b'A' };
-        assert!(decode(&String::from_utf8(flipped).unwrap()).unwrap_err().contains("damaged"));
+        assert!(decode(&String::from_utf8(flipped).unwrap())
+            .unwrap_err()
+            .contains("damaged"));
         assert!(decode("hello").unwrap_err().contains("not made by raftlab"));
-        assert!(decode("v1.!!!.00000000").unwrap_err().contains("characters"));
+        assert!(decode("v1.!!!.00000000")
+            .unwrap_err()
+            .contains("characters"));
     }
 }

@@ -40,7 +40,13 @@ pub fn log_of(terms: &[u64], conf: &Config) -> RaftLog {
 }
 
 /// A node restarted with the given term and log.
-pub fn node_with_log(id: NodeId, term: u64, terms: &[u64], voters: &[NodeId], cfg: RaftConfig) -> Raft {
+pub fn node_with_log(
+    id: NodeId,
+    term: u64,
+    terms: &[u64],
+    voters: &[NodeId],
+    cfg: RaftConfig,
+) -> Raft {
     let conf = Config::with_voters(voters.iter().copied());
     Raft::restart(
         id,
@@ -71,7 +77,12 @@ impl Net {
     pub fn new(n: u64, cfg: RaftConfig) -> Net {
         let conf = Config::with_voters(1..=n);
         let nodes = (1..=n)
-            .map(|id| (id, Raft::new(id, conf.clone(), cfg.clone(), Rng::new(id * 31))))
+            .map(|id| {
+                (
+                    id,
+                    Raft::new(id, conf.clone(), cfg.clone(), Rng::new(id * 31)),
+                )
+            })
             .collect();
         Net::from_nodes(nodes)
     }
