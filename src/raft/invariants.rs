@@ -35,8 +35,10 @@ pub struct Observed<'a> {
 pub struct Checker {
     /// term → the node that led it.
     leaders: BTreeMap<u64, NodeId>,
-    /// Term of the entry committed at each index (index 1 at position 0).
+    /// Term of the entry committed at each index above `base` (index base+1 at position 0).
     committed: Vec<u64>,
+    /// Entries at or below this index are in every node's snapshot and no longer tracked.
+    base: u64,
     /// node → (term, commit) last seen.
     last_seen: BTreeMap<NodeId, (u64, u64)>,
     /// node → commit index whose prefix was already compared with the ghost log.
@@ -65,10 +67,12 @@ impl Checker {
 
     /// The term committed at `index` as far as the checker knows.
     pub fn committed_term(&self, index: u64) -> Option<u64> {
-        if index == 0 {
+        if index <= self.base {
             return None;
         }
-        self.committed.get(index as usize - 1).copied()
+        self.committed
+            .get((index - self.base - 1) as usize)
+            .copied()
     }
 
     /// Checks every property against the cluster now; returns what broke.
@@ -76,6 +80,17 @@ impl Checker {
         let mut out = Vec::new();
         for o in nodes {
             self.check_node(o.raft, &mut out);
+        }
+        // Forget what every node has compacted away, so memory stays bounded.
+        let floor = nodes
+            .iter()
+            .map(|o| o.raft.log.snapshot.index)
+            .min()
+            .unwrap_or(0);
+        if floor > self.base + 1024 {
+            let drop = ((floor - self.base) as usize).min(self.committed.len());
+            self.committed.drain(..drop);
+            self.base += drop as u64;
         }
         for o in nodes.iter().filter(|o| o.alive) {
             if o.raft.role == Role::Leader {
@@ -131,8 +146,9 @@ impl Checker {
                     format!("n{id} committed index {i} with term {t}, but term {ct} was committed there"),
                 )),
                 Some(_) => {}
+                None if i <= self.base => {}
                 None => {
-                    let pos = i as usize - 1;
+                    let pos = (i - self.base - 1) as usize;
                     if self.committed.len() < pos {
                         self.committed.resize(pos, 0);
                     }
@@ -159,7 +175,7 @@ impl Checker {
                 self.leaders.insert(r.term, id);
                 // Leader completeness: a new leader holds every committed entry.
                 for (pos, &ct) in self.committed.iter().enumerate() {
-                    let i = pos as u64 + 1;
+                    let i = self.base + pos as u64 + 1;
                     if ct == 0 || i <= r.log.snapshot.index {
                         continue;
                     }

@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use std::sync::Arc;
+
 use super::message::{Entry, Snapshot};
 
 /// A node's log.
@@ -12,8 +14,9 @@ use super::message::{Entry, Snapshot};
 pub struct RaftLog {
     /// The compacted prefix.
     pub snapshot: Snapshot,
-    /// Entries `snapshot.index + 1 ..= last_index()`.
-    pub entries: Vec<Entry>,
+    /// Entries `snapshot.index + 1 ..= last_index()`, shared with messages and copies of
+    /// this log (time-travel checkpoints), so cloning a log is cheap.
+    pub entries: Vec<Arc<Entry>>,
     /// The highest index known to be committed.
     pub committed: u64,
     /// The highest index applied to the state machine.
@@ -63,7 +66,9 @@ impl RaftLog {
         if i < self.first_index() || i > self.last_index() {
             return None;
         }
-        self.entries.get((i - self.first_index()) as usize)
+        self.entries
+            .get((i - self.first_index()) as usize)
+            .map(|e| &**e)
     }
 
     /// Whether entry `i` has term `t`.
@@ -72,7 +77,7 @@ impl RaftLog {
     }
 
     /// Up to `max` entries from `lo`; None if `lo` was compacted.
-    pub fn entries_from(&self, lo: u64, max: usize) -> Option<Vec<Entry>> {
+    pub fn entries_from(&self, lo: u64, max: usize) -> Option<Vec<Arc<Entry>>> {
         if lo < self.first_index() {
             return None;
         }
@@ -98,7 +103,7 @@ impl RaftLog {
         index: u64,
         log_term: u64,
         commit: u64,
-        ents: &[Entry],
+        ents: &[Arc<Entry>],
     ) -> Option<u64> {
         if !self.match_term(index, log_term) {
             return None;
@@ -118,14 +123,14 @@ impl RaftLog {
     }
 
     /// The first entry of `ents` that is not already in our log with the same term.
-    fn find_conflict(&self, ents: &[Entry]) -> Option<u64> {
+    fn find_conflict(&self, ents: &[Arc<Entry>]) -> Option<u64> {
         ents.iter()
             .find(|e| !self.match_term(e.index, e.term))
             .map(|e| e.index)
     }
 
     /// Appends `ents`, dropping our entries from `ents[0].index` on.
-    pub fn append(&mut self, ents: &[Entry]) {
+    pub fn append(&mut self, ents: &[Arc<Entry>]) {
         let Some(first) = ents.first() else { return };
         let after = first.index - 1;
         assert!(after >= self.committed, "cannot truncate committed entries");
@@ -203,17 +208,17 @@ mod tests {
     use super::*;
     use crate::raft::message::EntryData;
 
-    fn ent(index: u64, term: u64) -> Entry {
-        Entry {
+    fn ent(index: u64, term: u64) -> Arc<Entry> {
+        Arc::new(Entry {
             term,
             index,
             data: EntryData::Empty,
-        }
+        })
     }
 
     fn log_with(terms: &[u64]) -> RaftLog {
         let mut l = RaftLog::new(Snapshot::default());
-        let ents: Vec<Entry> = terms
+        let ents: Vec<Arc<Entry>> = terms
             .iter()
             .enumerate()
             .map(|(i, t)| ent(i as u64 + 1, *t))

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::tracker::Config;
 
@@ -211,8 +212,8 @@ pub struct Snapshot {
     pub term: u64,
     /// The configuration in force at `index`.
     pub conf: Config,
-    /// The key-value state at `index`.
-    pub data: BTreeMap<String, String>,
+    /// The key-value state at `index` (shared: copies of a snapshot cost nothing).
+    pub data: Arc<BTreeMap<String, String>>,
 }
 
 /// A message between nodes. Unused fields stay at their defaults.
@@ -232,8 +233,8 @@ pub struct Message {
     /// App: the index before `entries`; votes: the candidate's last index; responses: the index
     /// acknowledged or rejected; ReadIndexResp: the read index.
     pub index: u64,
-    /// The entries carried (App, Prop).
-    pub entries: Vec<Entry>,
+    /// The entries carried (App, Prop). Shared with the sender's log, never copied.
+    pub entries: Vec<Arc<Entry>>,
     /// The sender's commit index.
     pub commit: u64,
     /// Whether this response refuses.

@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::confchange;
 use super::log::RaftLog;
@@ -179,7 +180,7 @@ impl Raft {
             log.last_index() + 1,
             cfg.max_inflight,
         );
-        let kv = log.snapshot.data.clone();
+        let kv = (*log.snapshot.data).clone();
         let mut r = Raft {
             id,
             term: durable.term,
@@ -698,7 +699,7 @@ impl Raft {
                 }
                 self.pending_conf_index = self.log.last_index() + accepted.len() as u64 + 1;
             }
-            accepted.push(e.data);
+            accepted.push(e.data.clone());
         }
         if accepted.is_empty() {
             return;
@@ -710,13 +711,15 @@ impl Raft {
     /// Appends entries of the current term at the end of the leader's log.
     fn append_entries(&mut self, data: Vec<EntryData>) {
         let li = self.log.last_index();
-        let ents: Vec<Entry> = data
+        let ents: Vec<Arc<Entry>> = data
             .into_iter()
             .enumerate()
-            .map(|(i, d)| Entry {
-                term: self.term,
-                index: li + 1 + i as u64,
-                data: d,
+            .map(|(i, d)| {
+                Arc::new(Entry {
+                    term: self.term,
+                    index: li + 1 + i as u64,
+                    data: d,
+                })
             })
             .collect();
         self.log.append(&ents);
@@ -1179,7 +1182,7 @@ impl Raft {
             return false;
         }
         let index = snap.index;
-        self.kv = snap.data.clone();
+        self.kv = (*snap.data).clone();
         let next = snap.index + 1;
         self.trk.set_config(snap.conf.clone(), next);
         self.log.restore(snap);
@@ -1217,14 +1220,14 @@ impl Raft {
         {
             // etcd leaves a joint configuration by itself once entering it is applied.
             let mut m = Message::new(MsgType::Prop, self.id, self.id);
-            m.entries.push(Entry {
+            m.entries.push(Arc::new(Entry {
                 term: 0,
                 index: 0,
                 data: EntryData::Conf {
                     cc: ConfChange::default(),
                     req: 0,
                 },
-            });
+            }));
             self.step_leader(m);
         }
         let every = self.cfg.snapshot_every;
@@ -1312,7 +1315,7 @@ impl Raft {
             index,
             term,
             conf: self.trk.config.clone(),
-            data: self.kv.clone(),
+            data: Arc::new(self.kv.clone()),
         };
         self.log.compact(snap);
         self.notes.push(Note::Compacted { index });
@@ -1339,13 +1342,15 @@ impl Raft {
             }
         }
         let li = self.log.last_index();
-        let ents: Vec<Entry> = data
+        let ents: Vec<Arc<Entry>> = data
             .into_iter()
             .enumerate()
-            .map(|(i, cc)| Entry {
-                term: self.term,
-                index: li + 1 + i as u64,
-                data: EntryData::Conf { cc, req: 0 },
+            .map(|(i, cc)| {
+                Arc::new(Entry {
+                    term: self.term,
+                    index: li + 1 + i as u64,
+                    data: EntryData::Conf { cc, req: 0 },
+                })
             })
             .collect();
         self.log.append(&ents);

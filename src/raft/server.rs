@@ -5,6 +5,8 @@
 //! Each method either hands the request to raft or refuses it at once with a reason, so a
 //! client always learns why.
 
+use std::sync::Arc;
+
 use super::message::{ConfChange, ConfChangeSingle, Entry, EntryData, Message, MsgType, NONE};
 use super::raft::{Raft, Role};
 
@@ -27,7 +29,7 @@ impl Raft {
             ));
         }
         let mut m = Message::new(MsgType::Prop, self.id, self.id);
-        m.entries.push(Entry {
+        m.entries.push(Arc::new(Entry {
             term: 0,
             index: 0,
             data: EntryData::Put {
@@ -35,7 +37,7 @@ impl Raft {
                 value: value.to_string(),
                 req,
             },
-        });
+        }));
         self.step(m);
         Ok(())
     }
@@ -72,11 +74,11 @@ impl Raft {
         }
         self.check_conf_change(&cc)?;
         let mut m = Message::new(MsgType::Prop, self.id, self.id);
-        m.entries.push(Entry {
+        m.entries.push(Arc::new(Entry {
             term: 0,
             index: 0,
             data: EntryData::Conf { cc, req },
-        });
+        }));
         self.step(m);
         Ok(())
     }
@@ -93,6 +95,10 @@ impl Raft {
         }
         if !self.trk.config.is_voter(to) {
             return Err(format!("n{to} is not a voting member"));
+        }
+        if to == self.id {
+            // etcd's MoveLeader succeeds at once when the target already leads.
+            return Ok(());
         }
         let m = Message::new(MsgType::TransferLeader, to, self.id);
         self.step(m);

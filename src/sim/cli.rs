@@ -15,9 +15,23 @@ use super::player::{LineStatus, Player};
 use super::presets::PRESETS;
 use super::scenario::Script;
 
+static HEAP_PROBE: std::sync::OnceLock<fn() -> usize> = std::sync::OnceLock::new();
+
+/// Lets the binary report live heap bytes to `raftlab bench` (the library has no allocator
+/// of its own).
+pub fn set_heap_probe(probe: fn() -> usize) {
+    let _ = HEAP_PROBE.set(probe);
+}
+
+fn heap() -> Option<usize> {
+    HEAP_PROBE.get().map(|f| f())
+}
+
 const USAGE: &str = "usage:
   raftlab run [--json] [--quiet] FILE.scn   run a scenario (FILE may be preset:NAME)
-  raftlab bench [--ticks N]                 throughput of the raft core and the simulator
+  raftlab bench [--ticks N] [--history-ticks N]
+                                            throughput of the core and the simulator;
+                                            memory and seek time of a long history
   raftlab presets                           list the narrated presets";
 
 /// Runs the CLI with `args` (without the program name); returns the exit code.
@@ -272,10 +286,12 @@ pub fn bench_core(ticks: u64) -> (u64, u64, f64) {
 
 fn bench(args: &[String]) -> i32 {
     let mut ticks = 200_000u64;
+    let mut history_ticks = 1_000_000u64;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match (a.as_str(), it.next().map(|v| v.parse::<u64>())) {
             ("--ticks", Some(Ok(n))) if n > 0 => ticks = n,
+            ("--history-ticks", Some(Ok(n))) => history_ticks = n,
             _ => {
                 eprintln!("{USAGE}");
                 return 2;
@@ -319,5 +335,69 @@ fn bench(args: &[String]) -> i32 {
             msgs as f64 / s
         );
     }
+    if history_ticks > 0 {
+        bench_history(history_ticks);
+    }
     0
+}
+
+/// Time travel over a long run: memory held by the history and the cost of seeks.
+fn bench_history(ticks: u64) {
+    use super::history::Timeline;
+    let before = heap();
+    let start = Instant::now();
+    let mut tl = Timeline::new(
+        5,
+        Options {
+            snapshot_every: 1000,
+            ..Options::default()
+        },
+    );
+    // A write every 100 ticks to 50 keys, compaction every 1000 entries, and a leader crash
+    // every 100000 ticks, so the history has content.
+    let mut t = 0;
+    while t < ticks {
+        let step = 100.min(ticks - t);
+        tl.tick(step);
+        t += step;
+        let _ = tl.act(super::action::Action::Propose {
+            key: format!("k{}", t % 50),
+            value: t.to_string(),
+            via: None,
+        });
+        if t % 100_000 == 0 {
+            if let Some(l) = tl.sim().leader() {
+                let _ = tl.act(super::action::Action::Kill(l));
+                tl.tick(50);
+                t += 50;
+                let _ = tl.act(super::action::Action::Restart(l));
+            }
+        }
+    }
+    let built = start.elapsed().as_secs_f64();
+    let mem = match (before, heap()) {
+        (Some(b), Some(a)) => format!("{:.1} MB", a.saturating_sub(b) as f64 / 1e6),
+        _ => "unknown".into(),
+    };
+    println!(
+        "history:   5 nodes, {ticks} ticks recorded in {built:.1} s; {} checkpoints; heap held: {mem} (goal: < 64 MB)",
+        tl.checkpoint_count()
+    );
+    let head = tl.head_time();
+    let mut rng = Rng::new(99);
+    let mut worst = 0f64;
+    let mut total = 0f64;
+    let seeks = 50;
+    for _ in 0..seeks {
+        let target = rng.range(0, head + 1);
+        let s = Instant::now();
+        tl.seek(target);
+        let d = s.elapsed().as_secs_f64() * 1000.0;
+        worst = worst.max(d);
+        total += d;
+    }
+    println!(
+        "history:   {seeks} random seeks: mean {:.1} ms, worst {worst:.1} ms (goal: < 50 ms)",
+        total / seeks as f64
+    );
 }

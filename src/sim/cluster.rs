@@ -473,8 +473,7 @@ impl Sim {
                 removed,
             } => {
                 self.removed.extend(removed.iter().copied());
-                let self_removed = removed.contains(&id);
-                self.on_conf_applied(id, *req, *index, change, config, self_removed);
+                self.on_conf_applied(id, *req, *index, change, config, removed);
                 return;
             }
             Note::ProposalDropped { req, reason } | Note::ReadDropped { req, reason } => {
@@ -527,8 +526,9 @@ impl Sim {
         index: u64,
         change: &str,
         config: &str,
-        self_removed: bool,
+        removed: &[NodeId],
     ) {
+        let self_removed = removed.contains(&id);
         if let Some(r) = self.requests.get_mut(&req) {
             if r.outcome == Outcome::Pending {
                 r.outcome = Outcome::Committed { index };
@@ -543,7 +543,6 @@ impl Sim {
         }
         // A member that applies its own removal stops (etcd: "the member has been
         // permanently removed from the cluster").
-        let members = self.nodes[&id].raft.trk.config.members();
         if self_removed {
             if let Some(n) = self.nodes.get_mut(&id) {
                 if n.status == Status::Running {
@@ -558,18 +557,9 @@ impl Sim {
             }
         }
         // Members removed before they ever ran are gone too.
-        if self.leader() == Some(id) {
-            let gone: Vec<NodeId> = self
-                .nodes
-                .iter()
-                .filter(|(nid, n)| {
-                    !members.contains(nid)
-                        && matches!(n.status, Status::NotStarted | Status::Misconfigured)
-                })
-                .map(|(nid, _)| *nid)
-                .collect();
-            for g in gone {
-                if let Some(n) = self.nodes.get_mut(&g) {
+        for g in removed {
+            if let Some(n) = self.nodes.get_mut(g) {
+                if matches!(n.status, Status::NotStarted | Status::Misconfigured) {
                     n.status = Status::Removed;
                 }
             }
@@ -638,11 +628,24 @@ impl Sim {
                 outcome: Outcome::Pending,
             },
         );
-        while self.requests.len() > REQUEST_CAP {
-            let first = *self.requests.keys().next().expect("non-empty");
-            self.requests.remove(&first);
-        }
+        self.prune_requests(REQUEST_CAP);
         id
+    }
+
+    /// Forgets the oldest answered requests beyond `cap` (pending ones are kept: their
+    /// answers may still come, and replaying from a checkpoint must see the same ones).
+    pub fn prune_requests(&mut self, cap: usize) {
+        let keep_from = self.requests.len().saturating_sub(cap);
+        let old: Vec<u64> = self
+            .requests
+            .iter()
+            .take(keep_from)
+            .filter(|(id, r)| r.outcome != Outcome::Pending && Some(**id) != self.last_read)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in old {
+            self.requests.remove(&id);
+        }
     }
 
     fn reject(&mut self, req: u64, reason: String) {
@@ -652,11 +655,13 @@ impl Sim {
             };
             let label = r.kind.label();
             let via = r.via;
-            self.log(
-                via,
-                EventKind::Client,
-                format!("{label} rejected: {reason}"),
-            );
+            // Server refusals already name what they refuse ("promote n4 refused: ...").
+            let text = if reason.starts_with(&label) {
+                reason
+            } else {
+                format!("{label} rejected: {reason}")
+            };
+            self.log(via, EventKind::Client, text);
         }
     }
 
@@ -943,7 +948,6 @@ impl Sim {
         let mut raft = Raft::restart(id, n.raft.durable(), cfg, node_rng);
         if force_new_cluster {
             raft.force_new_cluster();
-            raft.notes.clear();
         }
         n.raft = raft;
         n.status = Status::NotStarted;

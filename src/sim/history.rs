@@ -41,7 +41,13 @@ struct Checkpoint {
 }
 
 /// At most this many checkpoints are kept.
-pub const MAX_CHECKPOINTS: usize = 256;
+pub const MAX_CHECKPOINTS: usize = 1024;
+
+/// Events kept in a checkpoint's copy of the event log.
+const CHECKPOINT_EVENTS: usize = 40;
+
+/// Answered requests kept in a checkpoint (pending ones are always kept).
+const CHECKPOINT_REQUESTS: usize = 16;
 
 /// A run with its history.
 #[derive(Clone, Debug)]
@@ -205,11 +211,17 @@ impl Timeline {
 
     /// Shows the moment `t` ms (clamped to the head when going back and forth in history).
     pub fn seek(&mut self, t: u64) {
-        if t >= self.cur.now {
-            self.advance_to(t);
-            return;
+        // Jump to the nearest checkpoint unless the target is just ahead of us.
+        let near_ahead = t >= self.cur.now && t - self.cur.now <= self.interval;
+        let cp_ahead = self
+            .checkpoints
+            .iter()
+            .rev()
+            .find(|c| c.sim.now <= t)
+            .is_some_and(|c| c.sim.now > self.cur.now);
+        if t < self.cur.now || (!near_ahead && cp_ahead) {
+            self.restore_before(u64::MAX, t);
         }
-        self.restore_before(u64::MAX, t);
         self.advance_to(t);
     }
 
@@ -269,8 +281,14 @@ impl Timeline {
         }
         let last = self.checkpoints.last().expect("never empty");
         if self.cur.now >= last.sim.now + self.interval && self.cur.processed > last.sim.processed {
+            let mut sim = self.cur.clone();
+            // The event log is for display only; a restored moment shows its recent past.
+            let keep = CHECKPOINT_EVENTS.min(sim.events.len());
+            sim.events.drain(..sim.events.len() - keep);
+            sim.events.shrink_to_fit();
+            sim.prune_requests(CHECKPOINT_REQUESTS);
             self.checkpoints.push(Checkpoint {
-                sim: self.cur.clone(),
+                sim,
                 next_action: self.next_action,
             });
             if self.checkpoints.len() > MAX_CHECKPOINTS {

@@ -191,12 +191,15 @@ impl Player {
                 }
             }
             Stmt::Await { cond, within } => {
-                for _ in 0..=*within {
+                // Checked now and after each of at most `within` ticks.
+                for i in 0..=*within {
                     let sim = self.tl.as_ref().map(|t| t.sim());
                     if sim.is_some_and(|s| cond.eval(s).0) {
                         return LineStatus::Ok;
                     }
-                    self.tick_one();
+                    if i < *within {
+                        self.tick_one();
+                    }
                 }
                 let actual = self
                     .tl

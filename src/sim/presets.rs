@@ -41,7 +41,27 @@ macro_rules! presets {
     };
 }
 
-presets!["01-election"];
+presets![
+    "01-election",
+    "02-leader-killed",
+    "03-follower-isolated",
+    "04-leader-isolated",
+    "05-new-member-leader-side",
+    "06-split-two-two",
+    "07-partition-then-add",
+    "08-add-to-single-node",
+    "09-misconfigured-single-node",
+    "10-follower-down-plus-misconfigured",
+    "11-add-learner",
+    "12-promote-learner",
+    "13-promotion-refused",
+    "14-learner-limits",
+    "15-probe-replicate-snapshot",
+    "16-prevote-checkquorum",
+    "17-joint-consensus",
+    "18-linearizable-vs-serializable",
+    "19-figure-8",
+];
 
 /// The preset with this id.
 pub fn find(id: &str) -> Option<&'static Preset> {

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use raftlab::raft::log::RaftLog;
 use raftlab::raft::{
@@ -26,13 +27,15 @@ pub fn log_of(terms: &[u64], conf: &Config) -> RaftLog {
         conf: conf.clone(),
         ..Snapshot::default()
     });
-    let ents: Vec<Entry> = terms
+    let ents: Vec<Arc<Entry>> = terms
         .iter()
         .enumerate()
-        .map(|(i, t)| Entry {
-            term: *t,
-            index: i as u64 + 1,
-            data: EntryData::Empty,
+        .map(|(i, t)| {
+            Arc::new(Entry {
+                term: *t,
+                index: i as u64 + 1,
+                data: EntryData::Empty,
+            })
         })
         .collect();
     l.append(&ents);
