@@ -9,8 +9,8 @@
 #             rust-web-src by cargo itself (RUSTC_BOOTSTRAP=1 + -Zbuild-std), via the links in
 #             target/toolbin put first on PATH (trunk calls plain `cargo`).
 # Override the choice with RAFTLAB_WASM_TOOLCHAIN=rustup|debian.
-# wasm builds use their own target dir (target/wasm) so the two toolchains never invalidate
-# each other's fingerprints.
+# wasm builds use their own target dir per toolchain (target/wasm-rustup, target/wasm-debian),
+# apart from the native target/, so no two toolchains invalidate each other's fingerprints.
 
 RAFTLAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export RAFTLAB_ROOT
@@ -18,7 +18,6 @@ export RAFTLAB_WASM_TARGET=wasm32-unknown-unknown
 export RAFTLAB_WASM_BINDGEN_VERSION=0.2.130
 export RAFTLAB_TRUNK_VERSION=0.21.14
 export RAFTLAB_TOOLBIN="$RAFTLAB_ROOT/target/toolbin"
-export RAFTLAB_WASM_TARGET_DIR="$RAFTLAB_ROOT/target/wasm"
 # Trunk: never ask the network about a newer trunk (takes true/false, not 1).
 export TRUNK_SKIP_VERSION_CHECK=true
 # The e2e tests' browser; Debian's chromium by default.
@@ -34,7 +33,7 @@ esac
 # Does rustup have the wasm32 std installed for the active toolchain?
 raftlab_rustup_has_wasm() {
   command -v rustup >/dev/null 2>&1 &&
-    rustup target list --installed 2>/dev/null | grep -qx "$RAFTLAB_WASM_TARGET"
+    rustup target list --installed 2>/dev/null | grep -x "$RAFTLAB_WASM_TARGET" >/dev/null
 }
 
 # Is Debian's toolchain complete enough to build wasm32 with build-std?
@@ -42,7 +41,7 @@ raftlab_debian_has_wasm() {
   [ -x /usr/bin/cargo ] && [ -x /usr/bin/rustc ] &&
     [ -d /usr/lib/rustlib/src/rust/library/std ] &&
     /usr/bin/rust-lld -flavor wasm --version >/dev/null 2>&1 &&
-    /usr/bin/rustc --print target-list 2>/dev/null | grep -qx "$RAFTLAB_WASM_TARGET"
+    /usr/bin/rustc --print target-list 2>/dev/null | grep -x "$RAFTLAB_WASM_TARGET" >/dev/null
 }
 
 # Prints rustup, debian or none.
@@ -64,7 +63,7 @@ raftlab_wasm() {
   tc="$(raftlab_wasm_toolchain)"
   case "$tc" in
     rustup)
-      CARGO_TARGET_DIR="$RAFTLAB_WASM_TARGET_DIR" "$@"
+      CARGO_TARGET_DIR="$RAFTLAB_ROOT/target/wasm-rustup" "$@"
       ;;
     debian)
       PATH="$RAFTLAB_TOOLBIN:$PATH" \
@@ -73,7 +72,7 @@ raftlab_wasm() {
         RUSTDOC="$RAFTLAB_TOOLBIN/rustdoc" \
         RUSTC_BOOTSTRAP=1 \
         CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-        CARGO_TARGET_DIR="$RAFTLAB_WASM_TARGET_DIR" \
+        CARGO_TARGET_DIR="$RAFTLAB_ROOT/target/wasm-debian" \
         "$@"
       ;;
     *)

@@ -48,9 +48,11 @@ apt_update() {
 apt_install() {
   command -v apt-get >/dev/null 2>&1 ||
     die "these packages are missing and there is no apt-get to install them: $*"
-  local p need_update=0
+  local p cand need_update=0
   for p in "$@"; do
-    if ! apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [^(]'; then need_update=1; fi
+    # (awk reads all: `grep -q` would close the pipe early and pipefail would call that a miss)
+    cand="$(apt-cache policy "$p" 2>/dev/null | awk '/Candidate:/ {print $2}')"
+    if [ -z "$cand" ] || [ "$cand" = "(none)" ]; then need_update=1; fi
   done
   [ "$need_update" = 1 ] && apt_update
   say "apt-get install $*"
@@ -65,7 +67,7 @@ apt_install() {
     fi
   fi
 }
-pkg_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+pkg_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep 'install ok installed' >/dev/null; }
 
 # ---------------------------------------------------------------- (a) wasm32 toolchain
 command -v cargo >/dev/null 2>&1 ||

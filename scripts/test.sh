@@ -83,7 +83,9 @@ esac
 
 step "trunk build --release (dist/)"
 raftlab_wasm trunk build --release || fail "the wasm build (trunk build --release) failed"
-[ -f dist/index.html ] && ls dist/*.wasm >/dev/null 2>&1 || fail "trunk left no dist/index.html or .wasm"
+if [ ! -f dist/index.html ] || ! ls dist/*.wasm >/dev/null 2>&1; then
+  fail "trunk left no dist/index.html or .wasm"
+fi
 WASM_SIZE="$(du -k dist/*.wasm | awk '{s += $1} END {print s}')"
 ok "wasm ${WASM_SIZE} KiB"
 
