@@ -177,6 +177,9 @@ fn no_more(toks: &[Tok], i: usize) -> Result<(), ParseError> {
     }
 }
 
+/// The longest a single `tick`, `await` may run, in ticks (a line must never hang the app).
+pub const MAX_TICKS: u64 = 100_000;
+
 /// The command words, for error messages.
 pub const COMMANDS: &[&str] = &[
     "cluster",
@@ -236,8 +239,11 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                 Some(t) => number(*t, "ticks")?,
                 None => 1,
             };
-            if n > 10_000_000 {
-                return Err(err(toks[1].col, "at most 10000000 ticks at once"));
+            if n > MAX_TICKS {
+                return Err(err(
+                    toks[1].col,
+                    format!("at most {MAX_TICKS} ticks at once"),
+                ));
             }
             no_more(toks, 2)?;
             Stmt::Tick(n)
@@ -245,6 +251,12 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
         "at" => {
             let t = need(toks, 1, len, "time in ms")?;
             let time = number(t, "time in ms")?;
+            if time > MAX_TICKS * super::cluster::TICK_MS * 10 {
+                return Err(err(
+                    t.col,
+                    format!("at most {} ms", MAX_TICKS * super::cluster::TICK_MS * 10),
+                ));
+            }
             let then = if toks.len() > 2 {
                 let rest = &line[line_byte(line, toks[2].col)..];
                 let inner = parse_stmt(rest, &tokenize(rest)).map_err(|mut e| {
@@ -275,6 +287,9 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                 return Err(err(len + 1, "expected 'await COND within N'"));
             }
             let within = number(toks[n - 1], "ticks")?;
+            if within > MAX_TICKS {
+                return Err(err(toks[n - 1].col, format!("at most {MAX_TICKS} ticks")));
+            }
             let text = &line[line_byte(line, t.col)..line_byte(line, toks[n - 2].col)];
             Stmt::Await {
                 cond: cond::parse(text.trim_end(), t.col)?,
@@ -655,6 +670,13 @@ mod tests {
             .contains("'at' takes"));
         assert!(e("").message.contains("empty"));
         assert!(e("cluster 3\ncut n1 n1").message.contains("itself"));
+        assert!(e("cluster 3\ntick 100001").message.contains("at most"));
+        assert!(e("cluster 3\nawait leader = n1 within 999999")
+            .message
+            .contains("at most"));
+        assert!(e("cluster 3\nat 18446744073709551615 heal")
+            .message
+            .contains("at most"));
         assert!(e("cluster 3\nset seed=4").message.contains("cluster line"));
         assert!(e("cluster 3\nn0").message.contains("unknown command"));
         assert!(e("cluster 3\nkill n0").message.contains("start at n1"));
