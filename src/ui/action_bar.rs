@@ -22,7 +22,10 @@ pub fn outcome_class(o: &Outcome) -> &'static str {
 
 /// One request as a line.
 pub fn request_line(r: &Request) -> Html {
-    let via = r.via.map(|v| format!(" via {}", node_name(v))).unwrap_or_default();
+    let via = r
+        .via
+        .map(|v| format!(" via {}", node_name(v)))
+        .unwrap_or_default();
     html! {
         <span class={classes!("req", outcome_class(&r.outcome))} data-request={r.id.to_string()}
             data-outcome={outcome_class(&r.outcome)}>
@@ -49,7 +52,7 @@ pub fn render(v: &View) -> Html {
         <div class="action-bar" aria-live="polite">
             if let Some(a) = last {
                 <div class="last-action" data-last-action={a.scn.clone()}>
-                    <span class="label">{ "last action " }</span>
+                    <span class="label">{ format!("at {} ", secs(a.at)) }</span>
                     <code class="scn">{ a.scn.clone() }</code>
                     if let Some(e) = &a.etcdctl {
                         <span class="label">{ " etcdctl: " }</span>

@@ -15,8 +15,8 @@ use crate::sim::{presets, share, Action, Options, Sim, TICK_MS};
 use super::dom::{self, FrameClock, KeyListener};
 use super::forms::{Field, Forms};
 use super::{
-    action_bar, cluster_view, config_view, event_log, help, log_view, message_view, panels,
-    progress_view, timeline_bar, toolbar,
+    action_bar, cluster_view, config_view, event_log, help, log_view, message_view, player_panel,
+    progress_view, tabs, timeline_bar, toolbar,
 };
 
 /// The right-hand panel shown.
@@ -73,6 +73,8 @@ pub struct Ui {
     pub embed: bool,
     /// Wall time the last frame's simulation and view took, ms.
     pub frame_ms: f64,
+    /// How many log columns (the newest) are drawn.
+    pub log_cols: u64,
 }
 
 /// Messages to the app.
@@ -90,8 +92,9 @@ pub enum Msg {
     Act(Action),
     Acts(Vec<Action>),
     Set(&'static str, String),
+    SetLearnerReady(String),
     SelectNode(Option<NodeId>),
-    SelectMsg(Option<u64>),
+    SelectMessage(Option<u64>),
     Tab(Tab),
     Field(Field, String),
     PartitionGroup(NodeId, u8),
@@ -112,6 +115,7 @@ pub enum Msg {
     ExportTrace,
     ShareLink,
     DismissNotice,
+    MoreLog,
     None,
 }
 
@@ -134,6 +138,8 @@ pub struct App {
     carry: f64,
     seen_violations: usize,
     frame_start: Option<f64>,
+    /// The scenario line last scrolled into view.
+    revealed_line: Option<usize>,
     _keys: Option<KeyListener>,
 }
 
@@ -160,6 +166,14 @@ impl App {
     }
 
     fn act(&mut self, action: Action) {
+        // After a write, offer the next value (x=1, then x=2, ...).
+        if let Action::Propose { value, .. } = &action {
+            if let Ok(n) = value.parse::<u64>() {
+                if self.ui.forms.put_value.trim() == value {
+                    self.ui.forms.put_value = (n + 1).to_string();
+                }
+            }
+        }
         let scn = action.to_scn();
         let etcdctl = action.etcdctl();
         let r = self.tl_mut().act(action);
@@ -298,7 +312,12 @@ impl App {
                 _ => {}
             }
         }
-        let get = |key: &str| params.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        let get = |key: &str| {
+            params
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.clone())
+        };
         if get("n").is_some() || get("seed").is_some() {
             if let Some(n) = get("n") {
                 self.ui.forms.reset_n = n;
@@ -349,12 +368,10 @@ impl App {
                             ));
                         }
                     }
-                    None => {
-                        self.ui.notice = Some(
-                            "The share link holds no cluster line. A new cluster was started instead."
-                                .into(),
-                        )
-                    }
+                    None => self.ui.notice = Some(
+                        "The share link holds no cluster line. A new cluster was started instead."
+                            .into(),
+                    ),
                 }
             }
             Err(e) => {
@@ -391,6 +408,21 @@ impl App {
             self.clock.request();
         }
         true
+    }
+}
+
+/// This page without embed mode (keeping a shared run in the hash).
+fn full_app_url() -> String {
+    let (_, hash) = dom::location_parts();
+    let keep: Vec<String> = dom::pairs(&hash)
+        .into_iter()
+        .filter(|(k, _)| k != "embed")
+        .map(|(k, v)| if v.is_empty() { k } else { format!("{k}={v}") })
+        .collect();
+    if keep.is_empty() {
+        dom::base_url()
+    } else {
+        format!("{}#{}", dom::base_url(), keep.join("&"))
     }
 }
 
@@ -449,12 +481,14 @@ impl Component for App {
                 share_link: None,
                 embed: false,
                 frame_ms: 0.0,
+                log_cols: log_view::DEFAULT_COLS,
             },
             clock,
             last_ts: None,
             carry: 0.0,
             seen_violations: 0,
             frame_start: None,
+            revealed_line: None,
             _keys: keys,
         };
         app.apply_location();
@@ -521,13 +555,20 @@ impl Component for App {
                 name: name.to_string(),
                 value,
             }),
+            Msg::SetLearnerReady(v) => {
+                self.ui.forms.learner_ready = None;
+                self.act(Action::Set {
+                    name: "learner-ready".into(),
+                    value: v,
+                });
+            }
             Msg::SelectNode(n) => {
                 self.ui.selected_node = n;
                 if n.is_some() {
                     self.ui.tab = Tab::Node;
                 }
             }
-            Msg::SelectMsg(m) => self.ui.selected_msg = m,
+            Msg::SelectMessage(m) => self.ui.selected_msg = m,
             Msg::Tab(t) => self.ui.tab = t,
             Msg::Field(f, v) => self.ui.forms.set(f, v),
             Msg::PartitionGroup(id, g) => {
@@ -619,6 +660,7 @@ impl Component for App {
                 self.ui.share_link = Some(url);
             }
             Msg::DismissNotice => self.ui.notice = None,
+            Msg::MoreLog => self.ui.log_cols = self.ui.log_cols.saturating_mul(2).min(100_000),
             Msg::None => return false,
         }
         self.watch_violations();
@@ -629,6 +671,12 @@ impl Component for App {
         // Per-frame work (simulation, view, DOM update), shown as data-frame-ms.
         if let (Some(start), Some(end)) = (self.frame_start.take(), now_ms()) {
             self.ui.frame_ms = (end - start).max(0.0);
+        }
+        // Keep the scenario's current line in view.
+        let line = self.scenario.as_ref().and_then(|s| s.player.next_line());
+        if line != self.revealed_line {
+            self.revealed_line = line;
+            dom::reveal_in(".script .lines", "[data-current-line]");
         }
     }
 
@@ -679,10 +727,10 @@ impl Component for App {
                     <div class="embed-bar">
                         <button class="play" aria-label={if self.ui.playing { "pause" } else { "play" }}
                             onclick={ctx.link().callback(|_| Msg::TogglePlay)}>
-                            { if self.ui.playing { "⏸" } else { "▶" } }
+                            { if self.ui.playing { "❚❚" } else { "▶" } }
                         </button>
                         <span class="clock">{ format!("t = {:.1} s", sim.now as f64 / 1000.0) }</span>
-                        <a href={dom::base_url()} target="_blank" rel="noopener">{ "open in raftlab" }</a>
+                        <a href={full_app_url()} target="_blank" rel="noopener">{ "open in raftlab" }</a>
                     </div>
                     { cluster_view::render(&v) }
                     { config_view::render(&v) }
@@ -698,7 +746,7 @@ impl Component for App {
                 { notice }
                 <main class="main">
                     <section class="left" aria-label="cluster">
-                        { panels::narration(&v) }
+                        { player_panel::narration(&v) }
                         <div class="cluster-wrap">
                             { cluster_view::render(&v) }
                             { message_view::detail(&v) }
@@ -708,7 +756,7 @@ impl Component for App {
                         { log_view::render(&v) }
                     </section>
                     <section class="right" aria-label="controls and events">
-                        { panels::tabs(&v) }
+                        { tabs::render(&v) }
                         { progress_view::render(&v) }
                         { event_log::render(&v) }
                     </section>

@@ -106,14 +106,17 @@ pub fn render(v: &View) -> Html {
             <g class="nodes">{ nodes }</g>
             <g class="msgs">{ msgs }</g>
             if empty {
-                <text x="320" y="200" text-anchor="middle" class="hint">{ "no nodes" }</text>
+                <text x="320" y="220" text-anchor="middle" class="hint">{ "no nodes" }</text>
             }
         </svg>
     }
 }
 
 fn hull(g: usize, ids: &[NodeId], lay: &Layout) -> Html {
-    let pts: Vec<Pt> = ids.iter().filter_map(|id| lay.pos.get(id).copied()).collect();
+    let pts: Vec<Pt> = ids
+        .iter()
+        .filter_map(|id| lay.pos.get(id).copied())
+        .collect();
     if pts.is_empty() {
         return html! {};
     }
@@ -226,7 +229,11 @@ fn node(
     let learner = raft.is_learner() || learners.contains(&id);
     let role = role_name(n);
     let selected = v.ui.selected_node == Some(id);
-    let mut class = classes!("node", format!("role-{role}"), format!("status-{}", status_class(n.status)));
+    let mut class = classes!(
+        "node",
+        format!("role-{role}"),
+        format!("status-{}", status_class(n.status))
+    );
     if learner {
         class.push("learner");
     }
@@ -322,7 +329,7 @@ fn node(
             role="button" aria-label={format!("node {}", node_name(id))} tabindex="0" {onclick}>
             <title>{ title }</title>
             if selected {
-                <circle class="sel" cx={cx.clone()} cy={cy.clone()} r={fmt(r + 12.0)} />
+                <circle class="sel" cx={cx.clone()} cy={cy.clone()} r={fmt(r + 10.0)} />
             }
             { arc }
             { leader_marks }

@@ -13,7 +13,10 @@ use super::glossary::tip;
 use super::style::node_name;
 
 fn names(ids: &BTreeSet<NodeId>) -> String {
-    ids.iter().map(|i| node_name(*i)).collect::<Vec<_>>().join(" ")
+    ids.iter()
+        .map(|i| node_name(*i))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Voters of `half` the leader reaches (itself included); None without a leader.
@@ -74,9 +77,9 @@ pub fn render(v: &View) -> Html {
     };
     let reach = reachable(sim, &cfg.voters);
     let has_quorum = reach.is_some_and(|r| r >= q)
-        && outgoing.as_ref().is_none_or(|(_, oq)| {
-            reachable(sim, &cfg.outgoing).is_some_and(|r| r >= *oq)
-        });
+        && outgoing
+            .as_ref()
+            .is_none_or(|(_, oq)| reachable(sim, &cfg.outgoing).is_some_and(|r| r >= *oq));
     html! {
         <div class={classes!("quorum", (!has_quorum).then_some("lost"))}
             data-quorum={q.to_string()} data-voters={cfg.voters.len().to_string()}

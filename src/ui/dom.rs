@@ -96,19 +96,6 @@ pub fn base_url() -> String {
     )
 }
 
-/// Replaces the page's hash without reloading (an empty hash removes it).
-pub fn set_hash(hash: &str) {
-    let Some(w) = window() else { return };
-    let Ok(history) = w.history() else { return };
-    let search = w.location().search().unwrap_or_default();
-    let url = if hash.is_empty() {
-        format!("{}{}", base_url(), search)
-    } else {
-        format!("{}{}#{}", base_url(), search, hash)
-    };
-    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-}
-
 /// Splits `a=1&b&c=x` into pairs (a missing value is "").
 pub fn pairs(s: &str) -> Vec<(String, String)> {
     s.split('&')
@@ -143,7 +130,10 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
 
 /// Reads the first file chosen in a file input as text, then calls `done` with it (or with
 /// an error message).
-pub fn read_file(input: &web_sys::HtmlInputElement, done: impl FnOnce(Result<String, String>) + 'static) {
+pub fn read_file(
+    input: &web_sys::HtmlInputElement,
+    done: impl FnOnce(Result<String, String>) + 'static,
+) {
     let Some(file) = input.files().and_then(|f| f.get(0)) else {
         done(Err("no file chosen".into()));
         return;
@@ -173,7 +163,11 @@ pub fn copy_to_clipboard(text: &str) {
     let Some(w) = window() else { return };
     let promise = w.navigator().clipboard().write_text(text);
     let ignore = Closure::once_into_js(|_e: JsValue| {});
-    let _ = promise.catch(ignore.unchecked_ref());
+    if let Ok(catch) = js_sys::Reflect::get(&promise, &JsValue::from_str("catch")) {
+        if let Some(catch) = catch.dyn_ref::<js_sys::Function>() {
+            let _ = catch.call1(&promise, &ignore);
+        }
+    }
 }
 
 /// A requestAnimationFrame callback that the app re-arms each frame while playing.
@@ -267,5 +261,27 @@ pub fn blur_target(e: &web_sys::KeyboardEvent) {
         .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
     {
         let _ = el.blur();
+    }
+}
+
+/// Scrolls the container matching `container` so that its child matching `item` is visible
+/// (the container must be positioned, so it is the item's offset parent).
+pub fn reveal_in(container: &str, item: &str) {
+    let Some(doc) = document() else { return };
+    let Some(c) = doc.query_selector(container).ok().flatten() else {
+        return;
+    };
+    let Some(el) = c
+        .query_selector(item)
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    let (top, h) = (el.offset_top(), el.offset_height());
+    let (st, ch) = (c.scroll_top(), c.client_height());
+    if top < st || top + h > st + ch {
+        c.set_scroll_top((top - ch / 3).max(0));
     }
 }

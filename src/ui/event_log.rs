@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::sim::event::EventKind;
+use crate::sim::event::{Event, EventKind};
 
 use super::app::{Msg, View};
 use super::glossary::tip;
@@ -74,23 +74,15 @@ pub fn render(v: &View) -> Html {
             }
         })
         .collect::<Html>();
-    let items = v
+    let events: Vec<Event> = v
         .sim
         .events
         .iter()
         .rev()
         .filter(|e| !hidden.contains(&e.kind))
         .take(SHOWN)
-        .map(|e| {
-            html! {
-                <li key={e.seq.to_string()} class={format!("ev k-{}", e.kind.name())} data-kind={e.kind.name()}>
-                    <span class="ev-time">{ secs(e.time) }</span>
-                    <span class="ev-node">{ e.node.map(node_name).unwrap_or_default() }</span>
-                    <span class="ev-text">{ e.text.clone() }</span>
-                </li>
-            }
-        })
-        .collect::<Html>();
+        .cloned()
+        .collect();
     let all = v.link.callback(|_| Msg::AllKinds(true));
     let none = v.link.callback(|_| Msg::AllKinds(false));
     html! {
@@ -102,7 +94,31 @@ pub fn render(v: &View) -> Html {
                 <button class="link-btn" onclick={all} aria-label="show all event kinds">{ "all" }</button>
                 <button class="link-btn" onclick={none} aria-label="hide all event kinds">{ "none" }</button>
             </div>
-            <ol class="event-list" reversed=true>{ items }</ol>
+            <EventList {events} />
         </section>
     }
+}
+
+/// The events listed (newest first). A component, so an unchanged list is not re-rendered.
+#[derive(Clone, Debug, PartialEq, Properties)]
+struct ListProps {
+    events: Vec<Event>,
+}
+
+#[component]
+fn EventList(p: &ListProps) -> Html {
+    let items = p
+        .events
+        .iter()
+        .map(|e| {
+            html! {
+                <li key={e.seq.to_string()} class={format!("ev k-{}", e.kind.name())} data-kind={e.kind.name()}>
+                    <span class="ev-time">{ secs(e.time) }</span>
+                    <span class="ev-node">{ e.node.map(node_name).unwrap_or_default() }</span>
+                    <span class="ev-text">{ e.text.clone() }</span>
+                </li>
+            }
+        })
+        .collect::<Html>();
+    html! { <ol class="event-list" reversed=true>{ items }</ol> }
 }

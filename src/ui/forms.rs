@@ -49,6 +49,8 @@ pub enum Field {
     Paste,
     /// Scenario: chosen preset id.
     Preset,
+    /// Toolbar: learner-ready percent being typed ("" = show the option in force).
+    LearnerReady,
 }
 
 /// Every form's current values.
@@ -75,10 +77,10 @@ pub struct Forms {
     pub lat_max: String,
     pub paste: String,
     pub preset: String,
+    /// The learner-ready percent being typed, until it is applied.
+    pub learner_ready: Option<String>,
     /// Partition group chosen per node: 0 = none, 1 = A, 2 = B, 3 = C.
     pub groups: BTreeMap<NodeId, u8>,
-    /// How many writes were proposed (for the next default key/value).
-    pub puts: u64,
 }
 
 impl Forms {
@@ -106,8 +108,8 @@ impl Forms {
             lat_max: "40".into(),
             paste: String::new(),
             preset: String::new(),
+            learner_ready: None,
             groups: BTreeMap::new(),
-            puts: 0,
         }
     }
 
@@ -136,6 +138,7 @@ impl Forms {
             Field::LatMax => self.lat_max = v,
             Field::Paste => self.paste = v,
             Field::Preset => self.preset = v,
+            Field::LearnerReady => self.learner_ready = (!v.is_empty()).then_some(v),
         }
     }
 }

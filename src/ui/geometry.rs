@@ -10,9 +10,9 @@ pub struct Pt {
 
 /// The drawing's size in SVG units.
 pub const WIDTH: f64 = 640.0;
-pub const HEIGHT: f64 = 400.0;
+pub const HEIGHT: f64 = 440.0;
 const CX: f64 = WIDTH / 2.0;
-const CY: f64 = HEIGHT / 2.0 + 4.0;
+const CY: f64 = 218.0;
 
 /// The ring's radius and each node's radius for `n` nodes.
 pub fn ring(n: usize) -> (f64, f64) {
@@ -32,7 +32,13 @@ pub fn node_pos(i: usize, n: usize) -> Pt {
         return Pt { x: CX, y: CY };
     }
     let (big, _) = ring(n);
-    let a = -std::f64::consts::FRAC_PI_2 + std::f64::consts::TAU * i as f64 / n as f64;
+    // Two nodes side by side; otherwise the first at the top, clockwise.
+    let start = if n == 2 {
+        std::f64::consts::PI
+    } else {
+        -std::f64::consts::FRAC_PI_2
+    };
+    let a = start + std::f64::consts::TAU * i as f64 / n as f64;
     Pt {
         x: CX + big * a.cos(),
         y: CY + big * a.sin(),
@@ -105,18 +111,6 @@ pub fn points_attr(pts: &[Pt]) -> String {
         .map(|p| format!("{:.1},{:.1}", p.x, p.y))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// The mean of `pts` (the centre when empty).
-pub fn centroid(pts: &[Pt]) -> Pt {
-    if pts.is_empty() {
-        return centre();
-    }
-    let n = pts.len() as f64;
-    Pt {
-        x: pts.iter().map(|p| p.x).sum::<f64>() / n,
-        y: pts.iter().map(|p| p.y).sum::<f64>() / n,
-    }
 }
 
 /// An SVG arc path around `c` of radius `r`, from the top, covering `frac` of the circle.

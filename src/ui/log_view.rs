@@ -14,8 +14,8 @@ use super::style::{node_name, term_style};
 
 /// Column width in pixels.
 const COL: u64 = 46;
-/// At most this many columns are drawn (the newest).
-const MAX_COLS: u64 = 400;
+/// Columns drawn at first (the newest); "show earlier" adds more.
+pub const DEFAULT_COLS: u64 = 48;
 
 /// The panel.
 pub fn render(v: &View) -> Html {
@@ -27,9 +27,13 @@ pub fn render(v: &View) -> Html {
         .max()
         .unwrap_or(0);
     let hi = max_last.max(1);
-    let lo = hi.saturating_sub(MAX_COLS - 1).max(1);
+    let lo = hi.saturating_sub(v.ui.log_cols.max(1) - 1).max(1);
+    let hidden = lo - 1;
     let width = (hi - lo + 1) * COL + 8;
-    let leader = sim.leader().and_then(|l| sim.nodes.get(&l)).map(|n| &n.raft);
+    let leader = sim
+        .leader()
+        .and_then(|l| sim.nodes.get(&l))
+        .map(|n| &n.raft);
     let labels = sim.nodes.values().map(|n| label(v, n)).collect::<Html>();
     let rows = sim
         .nodes
@@ -37,9 +41,9 @@ pub fn render(v: &View) -> Html {
         .map(|n| row(n, lo, leader))
         .collect::<Html>();
     let ruler = (lo..=hi)
-        .filter(|i| *i == lo || i % 5 == 0 || *i == hi)
+        .filter(|i| (*i == lo && hidden == 0) || i % 5 == 0 || *i == hi)
         .map(|i| {
-            html! { <span class="tick" style={format!("left:{}px", (i - lo) * COL)}>{ i.to_string() }</span> }
+            html! { <span class="tick" style={format!("left:{}px", (i - 1) * COL)}>{ i.to_string() }</span> }
         })
         .collect::<Html>();
     html! {
@@ -63,8 +67,16 @@ pub fn render(v: &View) -> Html {
                 </div>
                 <div class="log-scroll">
                     <div class="log-grid" style={format!("width:{width}px")}>
-                        <div class="ruler">{ ruler }</div>
-                        { rows }
+                        if hidden > 0 {
+                            <button class="link-btn earlier" onclick={v.link.callback(|_| Msg::MoreLog)}
+                                aria-label="show earlier log entries">{ format!("◀ {hidden} earlier") }</button>
+                        }
+                        // Boxes sit at their absolute index; one shift for all keeps the
+                        // newest in view without restyling every box when a column is added.
+                        <div class="log-shift" style={format!("transform:translateX(-{}px)", (lo - 1) * COL)}>
+                            <div class="ruler">{ ruler }</div>
+                            { rows }
+                        </div>
                     </div>
                 </div>
             </div>
@@ -104,54 +116,109 @@ fn entry_label(e: &Entry) -> String {
     }
 }
 
+/// A label cut to fit a box (the full text is in the title).
+fn short(label: &str) -> String {
+    if label.chars().count() <= 6 {
+        label.to_string()
+    } else {
+        let mut s: String = label.chars().take(5).collect();
+        s.push('…');
+        s
+    }
+}
+
+/// One entry box, as drawn.
+#[derive(Clone, Debug, PartialEq)]
+struct EntryBox {
+    index: u64,
+    term: u64,
+    committed: bool,
+    applied: bool,
+    label: String,
+    conf: bool,
+    empty: bool,
+    diverged: bool,
+}
+
+/// What a log row shows. Rows are components, so yew skips a row whose data did not change
+/// (most rows, most frames).
+#[derive(Clone, Debug, PartialEq, Properties)]
+struct RowProps {
+    name: AttrValue,
+    status: &'static str,
+    lo: u64,
+    snapshot: (u64, u64),
+    applied: u64,
+    entries: Vec<EntryBox>,
+}
+
 fn row(n: &SimNode, lo: u64, leader: Option<&Raft>) -> Html {
     let r = &n.raft;
     let log = &r.log;
-    let name = node_name(r.id);
-    let snap = &log.snapshot;
-    let snapshot = if snap.index >= lo {
-        let w = (snap.index - lo + 1) * COL - 4;
+    let entries: Vec<EntryBox> = log
+        .entries
+        .iter()
+        .filter(|e| e.index >= lo)
+        .map(|e| EntryBox {
+            index: e.index,
+            term: e.term,
+            committed: e.index <= log.committed,
+            applied: e.index <= log.applied,
+            label: entry_label(e),
+            conf: e.is_conf(),
+            empty: matches!(e.data, EntryData::Empty),
+            diverged: leader
+                .filter(|l| l.id != r.id)
+                .and_then(|l| l.log.term(e.index))
+                .is_some_and(|t| t != e.term),
+        })
+        .collect();
+    html! {
+        <LogRow key={r.id.to_string()} name={AttrValue::from(node_name(r.id))} status={status_class(n.status)} {lo}
+            snapshot={(log.snapshot.index, log.snapshot.term)} applied={log.applied} {entries} />
+    }
+}
+
+#[component]
+fn LogRow(p: &RowProps) -> Html {
+    let name = &p.name;
+    let lo = p.lo;
+    let (snap_index, snap_term) = p.snapshot;
+    let snapshot = if snap_index >= lo {
+        let w = (snap_index - lo + 1) * COL - 4;
         html! {
-            <div class="snapshot" style={format!("left:0px;width:{w}px")}
-                title={format!("snapshot: entries up to index {} (term {}) compacted. {}", snap.index, snap.term, tip("snapshot"))}
-                data-snapshot-index={snap.index.to_string()}>
-                { format!("snapshot ≤ {}", snap.index) }
+            <div class="snapshot" style={format!("left:{}px;width:{w}px", (lo - 1) * COL)}
+                title={format!("snapshot: entries up to index {snap_index} (term {snap_term}) compacted. {}", tip("snapshot"))}
+                data-snapshot-index={snap_index.to_string()}>
+                { format!("snapshot ≤ {snap_index}") }
             </div>
         }
     } else {
         html! {}
     };
-    let entries = log
+    let entries = p
         .entries
         .iter()
-        .filter(|e| e.index >= lo)
         .map(|e| {
-            let committed = e.index <= log.committed;
-            let applied = e.index <= log.applied;
-            let diverged = leader
-                .filter(|l| l.id != r.id)
-                .and_then(|l| l.log.term(e.index))
-                .is_some_and(|t| t != e.term);
-            let text = entry_label(e);
             let class = classes!(
                 "entry",
-                if committed { "committed" } else { "uncommitted" },
-                e.is_conf().then_some("conf"),
-                matches!(e.data, EntryData::Empty).then_some("empty"),
-                diverged.then_some("diverged"),
+                if e.committed { "committed" } else { "uncommitted" },
+                e.conf.then_some("conf"),
+                e.empty.then_some("empty"),
+                e.diverged.then_some("diverged"),
             );
             let title = format!(
                 "{name} index {} term {}: {}{}{}{}",
                 e.index,
                 e.term,
-                if text.is_empty() {
-                    "the leader's empty entry".to_string()
+                if e.label.is_empty() {
+                    "the leader's empty entry"
                 } else {
-                    text.clone()
+                    e.label.as_str()
                 },
-                if committed { ", committed" } else { ", not committed yet" },
-                if applied { ", applied" } else { "" },
-                if diverged {
+                if e.committed { ", committed" } else { ", not committed yet" },
+                if e.applied { ", applied" } else { "" },
+                if e.diverged {
                     ", differs from the leader's log: it will be replaced"
                 } else {
                     ""
@@ -159,25 +226,25 @@ fn row(n: &SimNode, lo: u64, leader: Option<&Raft>) -> Html {
             );
             html! {
                 <div class={class} key={e.index.to_string()}
-                    style={format!("left:{}px;{}", (e.index - lo) * COL, term_style(e.term))}
+                    style={format!("left:{}px;{}", (e.index - 1) * COL, term_style(e.term))}
                     data-node={name.clone()} data-index={e.index.to_string()} data-term={e.term.to_string()}
-                    data-committed={committed.to_string()} data-label={text.clone()} title={title}>
+                    data-committed={e.committed.to_string()} data-label={e.label.clone()} title={title}>
                     <span class="t">{ e.term.to_string() }</span>
-                    <span class="l">{ text }</span>
+                    <span class="l">{ short(&e.label) }</span>
                 </div>
             }
         })
         .collect::<Html>();
-    let applied = if log.applied >= lo && log.applied > 0 {
+    let applied = if p.applied >= lo && p.applied > 0 {
         html! {
-            <span class="applied-mark" style={format!("left:{}px", (log.applied - lo) * COL + COL / 2 - 8)}
-                title={format!("{name} applied up to index {}", log.applied)}>{ "▲" }</span>
+            <span class="applied-mark" style={format!("left:{}px", (p.applied - 1) * COL + COL / 2 - 8)}
+                title={format!("{name} applied up to index {}", p.applied)}>{ "▲" }</span>
         }
     } else {
         html! {}
     };
     html! {
-        <div class={classes!("log-row", format!("status-{}", status_class(n.status)))} data-log-node={name.clone()}>
+        <div class={classes!("log-row", format!("status-{}", p.status))} data-log-node={name.clone()}>
             { snapshot }
             <div class="entries">{ entries }</div>
             { applied }

@@ -11,7 +11,7 @@ use crate::sim::Action;
 use super::app::{Msg, View};
 use super::cluster_view::{fmt, Layout};
 use super::geometry::{self, Pt};
-use super::style::{node_name, secs};
+use super::style::node_name;
 
 /// Glyphs for every message in flight.
 pub fn in_flight(v: &View, lay: &Layout) -> Html {
@@ -104,12 +104,20 @@ fn shape(t: MsgType, p: Pt) -> Html {
             </>
         },
         MsgType::Heartbeat => html! { <circle class="shape" cx={fmt(x)} cy={fmt(y)} r="4" /> },
-        MsgType::HeartbeatResp => html! { <circle class="shape" cx={fmt(x)} cy={fmt(y)} r="2.8" /> },
-        MsgType::Vote | MsgType::PreVote => html! { <polygon class="shape" points={diamond(7.0)} /> },
-        MsgType::VoteResp | MsgType::PreVoteResp => html! { <polygon class="shape" points={diamond(5.0)} /> },
+        MsgType::HeartbeatResp => {
+            html! { <circle class="shape" cx={fmt(x)} cy={fmt(y)} r="2.8" /> }
+        }
+        MsgType::Vote | MsgType::PreVote => {
+            html! { <polygon class="shape" points={diamond(7.0)} /> }
+        }
+        MsgType::VoteResp | MsgType::PreVoteResp => {
+            html! { <polygon class="shape" points={diamond(5.0)} /> }
+        }
         MsgType::ReadIndex => html! { <polygon class="shape" points={triangle(6.5)} /> },
         MsgType::ReadIndexResp => html! { <polygon class="shape" points={triangle(4.5)} /> },
-        MsgType::TimeoutNow | MsgType::TransferLeader => html! { <polygon class="shape" points={star(8.0)} /> },
+        MsgType::TimeoutNow | MsgType::TransferLeader => {
+            html! { <polygon class="shape" points={star(8.0)} /> }
+        }
         MsgType::Prop => rect(8.0, 8.0),
         _ => html! { <circle class="shape" cx={fmt(x)} cy={fmt(y)} r="3.5" /> },
     }
@@ -135,8 +143,12 @@ fn glyph(v: &View, f: &InFlight, p: Pt) -> Html {
         class.push("selected");
     }
     let mark = match out {
-        "rejected" => html! { <text class="mark" x={fmt(p.x + 7.0)} y={fmt(p.y - 4.0)}>{ "✕" }</text> },
-        "granted" => html! { <text class="mark" x={fmt(p.x + 7.0)} y={fmt(p.y - 4.0)}>{ "✓" }</text> },
+        "rejected" => {
+            html! { <text class="mark" x={fmt(p.x + 7.0)} y={fmt(p.y - 4.0)}>{ "✕" }</text> }
+        }
+        "granted" => {
+            html! { <text class="mark" x={fmt(p.x + 7.0)} y={fmt(p.y - 4.0)}>{ "✓" }</text> }
+        }
         _ => html! {},
     };
     let title = format!(
@@ -158,7 +170,7 @@ fn glyph(v: &View, f: &InFlight, p: Pt) -> Html {
     );
     let onclick = v.link.callback(move |e: MouseEvent| {
         e.stop_propagation();
-        Msg::SelectMsg(Some(id))
+        Msg::SelectMessage(Some(id))
     });
     html! {
         <g class={class} key={id.to_string()} data-msg-type={t.name()} data-msg-id={id.to_string()}
@@ -179,7 +191,7 @@ pub fn detail(v: &View) -> Html {
     let Some(id) = v.ui.selected_msg else {
         return html! {};
     };
-    let close = v.link.callback(|_| Msg::SelectMsg(None));
+    let close = v.link.callback(|_| Msg::SelectMessage(None));
     let Some(f) = v.sim.net.in_flight.get(&id) else {
         return html! {
             <div class="msg-card" role="dialog" aria-label="message details">
@@ -206,11 +218,11 @@ pub fn detail(v: &View) -> Html {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let row = |k: &str, val: String| html! { <tr><th scope="row">{ k.to_string() }</th><td>{ val }</td></tr> };
+    let row = |k: &str, val: String| html! { <span class="field"><span class="k">{ k.to_string() }</span>{ " " }<span class="v">{ val }</span></span> };
     html! {
         <div class="msg-card" role="dialog" aria-label="message details" data-msg-card={id.to_string()}>
             <h3>{ format!("{} {} → {}", m.msg_type.name(), node_name(m.from), node_name(m.to)) }</h3>
-            <table>
+            <div class="fields">
                 { row("id", id.to_string()) }
                 { row("term", m.term.to_string()) }
                 { row("log term", m.log_term.to_string()) }
@@ -229,13 +241,13 @@ pub fn detail(v: &View) -> Html {
                 if m.context != 0 {
                     { row("context", m.context.to_string()) }
                 }
-                { row("sent", secs(f.sent_at)) }
-                { row("arrives", secs(f.deliver_at)) }
+                { row("sent", format!("{} ms", f.sent_at)) }
+                { row("arrives", format!("{} ms", f.deliver_at)) }
                 if f.lost {
                     { row("fate", "will be lost".to_string()) }
                 }
-            </table>
-            <div class="row">
+            </div>
+            <div class="buttons">
                 <button class="danger" onclick={drop} aria-label="drop this message">{ "Drop it" }</button>
                 <button onclick={close} aria-label="close message details">{ "Close" }</button>
             </div>

@@ -5,6 +5,7 @@
 
 mod action_bar;
 mod app;
+mod client_panel;
 mod cluster_view;
 mod config_view;
 mod dom;
@@ -14,10 +15,15 @@ mod geometry;
 mod glossary;
 mod help;
 mod log_view;
+mod membership_panel;
 mod message_view;
-mod panels;
+mod network_panel;
+mod node_panel;
+mod player_panel;
 mod progress_view;
+mod share_panel;
 mod style;
+mod tabs;
 mod timeline_bar;
 mod toolbar;
 

@@ -34,7 +34,7 @@ fn button(v: &View, label: &str, concept: &str, action: Action, class: &'static 
         Some(e) => format!("{} — etcdctl: {e}", tip(concept)),
         None => tip(concept).to_string(),
     };
-    let aria = format!("{label} {}", action.to_scn());
+    let aria = format!("{label} ({})", action.to_scn());
     let onclick = v.link.callback(move |_| Msg::Act(action.clone()));
     html! { <button class={class} {onclick} title={title} aria-label={aria}>{ label.to_string() }</button> }
 }
@@ -78,7 +78,11 @@ pub fn render(v: &View) -> Html {
     let kv = if r.kv.is_empty() {
         "(empty)".to_string()
     } else {
-        let mut s: Vec<String> = r.kv.iter().take(12).map(|(k, v)| format!("{k}={v}")).collect();
+        let mut s: Vec<String> =
+            r.kv.iter()
+                .take(12)
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
         if r.kv.len() > 12 {
             s.push(format!("… {} more", r.kv.len() - 12));
         }

@@ -73,7 +73,7 @@ pub fn render(v: &View) -> Html {
     html! {
         <section class="progress panel" aria-label="leader's progress">
             <h2>{ format!("Leader {}'s progress (last index {last})", node_name(raft.id)) }</h2>
-            <table class="grid">
+            <div class="table-wrap"><table class="grid">
                 <thead>
                     <tr>
                         <th scope="col">{ "member" }</th>
@@ -83,11 +83,11 @@ pub fn render(v: &View) -> Html {
                         <th scope="col" title={tip("inflight")}>{ "inflight" }</th>
                         <th scope="col">{ "paused" }</th>
                         <th scope="col" title={tip("check-quorum")}>{ "active" }</th>
-                        <th scope="col" title={tip("learner-ready")}>{ "learner catch-up" }</th>
+                        <th scope="col" title={tip("learner-ready")}>{ "catch-up" }</th>
                     </tr>
                 </thead>
                 <tbody>{ rows }</tbody>
-            </table>
+            </table></div>
         </section>
     }
 }

@@ -47,7 +47,7 @@ pub fn render(v: &View) -> Html {
     let past = !tl.at_head();
     html! {
         <div class="timeline" role="group" aria-label="timeline" title={tip("time travel")}>
-            <button onclick={link.callback(|_| Msg::BackTick)} aria-label="step back one tick" title="back one tick (←)">{ "⏮ tick" }</button>
+            <button onclick={link.callback(|_| Msg::BackTick)} aria-label="step back one tick" title="back one tick (←)">{ "◀ tick" }</button>
             <button onclick={link.callback(|_| Msg::BackEvent)} aria-label="step back one event" title="back one event (shift+←)">{ "◀ event" }</button>
             <div class="scrub">
                 <div class="markers">{ marks }</div>
@@ -55,7 +55,7 @@ pub fn render(v: &View) -> Html {
                     oninput={seek} aria-label="simulated time" data-scrubber="" />
             </div>
             <button onclick={link.callback(|_| Msg::StepEvent)} aria-label="step one event" title="one event (shift+→)">{ "event ▶" }</button>
-            <button onclick={link.callback(|_| Msg::StepTick)} aria-label="step one tick" title="one tick (→)">{ "tick ⏭" }</button>
+            <button onclick={link.callback(|_| Msg::StepTick)} aria-label="step one tick" title="one tick (→)">{ "tick ▶" }</button>
             <span class="times">{ format!("{} / {}", secs(now), secs(tl.head_time())) }</span>
             if past {
                 <span class="past" data-past="">

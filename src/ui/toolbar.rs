@@ -64,9 +64,14 @@ pub fn render(v: &View) -> Html {
         Msg::Field(Field::ResetSeed, s.value())
     });
     let reset = link.callback(|_| Msg::Reset);
+    // Typed into the form first (the page re-renders every frame), applied on change.
+    let learner_typing = link.callback(|e: InputEvent| {
+        let s: web_sys::HtmlInputElement = e.target_unchecked_into();
+        Msg::Field(Field::LearnerReady, s.value())
+    });
     let learner_ready = link.callback(|e: Event| {
         let s: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Set("learner-ready", s.value().trim().to_string())
+        Msg::SetLearnerReady(s.value().trim().to_string())
     });
     let theme = link.callback(|_| Msg::Theme);
     let help = link.callback(|_| Msg::Help(Some(true)));
@@ -83,7 +88,7 @@ pub fn render(v: &View) -> Html {
                 <button class={classes!("play", ui.playing.then_some("on"))} onclick={play}
                     aria-label={if ui.playing { "pause" } else { "play" }} data-playing={ui.playing.to_string()}
                     title="play / pause (space)">
-                    { if ui.playing { "⏸ Pause" } else { "▶ Play" } }
+                    { if ui.playing { "❚❚ Pause" } else { "▶ Play" } }
                 </button>
                 <label class="field">
                     { "speed " }
@@ -110,8 +115,9 @@ pub fn render(v: &View) -> Html {
                 { switch(v, "strict-reconfig", "strict reconfig", o.strict_reconfig, "strict reconfig") }
                 <label class="field" title={tip("learner-ready")}>
                     { "learner-ready " }
-                    <input class="num" type="number" min="0" max="100" value={o.learner_ready.to_string()}
-                        onchange={learner_ready} aria-label="learner-ready threshold percent" />
+                    <input class="num" type="number" min="0" max="100"
+                        value={ui.forms.learner_ready.clone().unwrap_or_else(|| o.learner_ready.to_string())}
+                        oninput={learner_typing} onchange={learner_ready} aria-label="learner-ready threshold percent" />
                     { "%" }
                 </label>
             </div>

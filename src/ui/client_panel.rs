@@ -1,0 +1,108 @@
+//! A client: write key=value (to the leader or via a chosen node), read linearizably or
+//! serializably from a chosen node, and every request's outcome.
+
+use yew::prelude::*;
+use yew::TargetCast;
+
+use crate::sim::Action;
+
+use super::action_bar::request_line;
+use super::app::{Msg, View};
+use super::forms::{parse_node, Field};
+use super::glossary::tip;
+use super::style::node_name;
+
+fn input(v: &View, field: Field, value: &str, label: &str) -> Html {
+    let oninput = v.link.callback(move |e: InputEvent| {
+        let i: web_sys::HtmlInputElement = e.target_unchecked_into();
+        Msg::Field(field, i.value())
+    });
+    html! { <input type="text" size="6" value={value.to_string()} {oninput} aria-label={label.to_string()} /> }
+}
+
+fn via_select(v: &View, field: Field, value: &str, label: &str) -> Html {
+    let onchange = v.link.callback(move |e: Event| {
+        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        Msg::Field(field, s.value())
+    });
+    let opts = v
+        .sim
+        .nodes
+        .keys()
+        .map(|id| {
+            let name = node_name(*id);
+            html! { <option value={name.clone()} selected={value == name}>{ format!("via {name}") }</option> }
+        })
+        .collect::<Html>();
+    html! {
+        <select {onchange} aria-label={label.to_string()}>
+            <option value="" selected={value.is_empty()}>{ "to the leader" }</option>
+            { opts }
+        </select>
+    }
+}
+
+/// The panel.
+pub fn render(v: &View) -> Html {
+    let f = &v.ui.forms;
+    let link = v.link;
+    let put = Action::Propose {
+        key: f.put_key.trim().to_string(),
+        value: f.put_value.trim().to_string(),
+        via: parse_node(&f.put_via),
+    };
+    let put_etcd = put.etcdctl().unwrap_or_default();
+    let put_btn = link.callback(move |_| Msg::Act(put.clone()));
+    let read = Action::Read {
+        key: f.read_key.trim().to_string(),
+        via: parse_node(&f.read_via),
+        linearizable: f.read_linearizable,
+    };
+    let read_etcd = read.etcdctl().unwrap_or_default();
+    let read_btn = link.callback(move |_| Msg::Act(read.clone()));
+    let lin = link.callback(|_| Msg::Field(Field::ReadMode, "linearizable".into()));
+    let ser = link.callback(|_| Msg::Field(Field::ReadMode, "serializable".into()));
+    let recent = v
+        .sim
+        .requests
+        .values()
+        .rev()
+        .take(12)
+        .map(|r| html! { <li>{ request_line(r) }</li> })
+        .collect::<Html>();
+    html! {
+        <div class="client-panel">
+            <fieldset>
+                <legend title={tip("commit")}>{ "Write" }</legend>
+                <div class="row wrap">
+                    { input(v, Field::PutKey, &f.put_key, "key to write") }
+                    { "=" }
+                    { input(v, Field::PutValue, &f.put_value, "value to write") }
+                    { via_select(v, Field::PutVia, &f.put_via, "write goes to") }
+                    <button class="primary" onclick={put_btn} aria-label="propose write" title={put_etcd.clone()}>{ "Propose" }</button>
+                </div>
+                <code class="etcdctl preview">{ put_etcd }</code>
+            </fieldset>
+            <fieldset>
+                <legend>{ "Read" }</legend>
+                <div class="row wrap">
+                    { input(v, Field::ReadKey, &f.read_key, "key to read") }
+                    { via_select(v, Field::ReadVia, &f.read_via, "read from") }
+                    <label class="radio" title={tip("linearizable read")}>
+                        <input type="radio" name="read-mode" checked={f.read_linearizable} onchange={lin} aria-label="linearizable" />{ "linearizable" }
+                    </label>
+                    <label class="radio" title={tip("serializable read")}>
+                        <input type="radio" name="read-mode" checked={!f.read_linearizable} onchange={ser} aria-label="serializable" />{ "serializable" }
+                    </label>
+                    <button class="primary" onclick={read_btn} aria-label="read key" title={read_etcd.clone()}>{ "Read" }</button>
+                </div>
+                <code class="etcdctl preview">{ read_etcd }</code>
+            </fieldset>
+            <h3>{ "Requests, newest first" }</h3>
+            if v.sim.requests.is_empty() {
+                <p class="hint">{ "No requests yet." }</p>
+            }
+            <ul class="requests" data-requests="">{ recent }</ul>
+        </div>
+    }
+}

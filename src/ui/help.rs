@@ -1,0 +1,73 @@
+//! The help overlay: keyboard shortcuts, how to read the drawing, and the glossary.
+
+use yew::prelude::*;
+
+use super::app::{Msg, View};
+use super::glossary::CONCEPTS;
+
+const KEYS: &[(&str, &str)] = &[
+    ("space", "play / pause"),
+    ("→", "one tick forward (shift: one event)"),
+    ("←", "one tick back (shift: one event)"),
+    ("?", "this help"),
+    ("Esc", "close help, deselect"),
+];
+
+const LEGEND: &[(&str, &str)] = &[
+    ("♛ thick double ring", "leader"),
+    ("dashed ring", "candidate"),
+    ("dotted ring", "pre-candidate"),
+    ("thin ring", "follower"),
+    ("hollow ring, \"learner\"", "learner (does not vote)"),
+    ("grey with ✕", "killed or removed"),
+    ("red dashed, \"unreachable\"", "misconfigured member"),
+    ("arc around a node", "its election timer"),
+    ("red dashed link with ✕", "cut link"),
+    ("shaded areas A, B, C", "partition groups"),
+    (
+        "■ box / ● dot / ◆ diamond",
+        "append / heartbeat / vote (hollow: pre-vote)",
+    ),
+    ("big box / ▲ / ★", "snapshot / read-index / timeout-now"),
+    ("✕ / ✓ on a response", "rejected / granted"),
+    ("solid / dashed log entry", "committed / not yet committed"),
+];
+
+/// The overlay.
+pub fn render(v: &View) -> Html {
+    let close = v.link.callback(|_| Msg::Help(Some(false)));
+    let keys = KEYS
+        .iter()
+        .map(|(k, d)| html! { <tr><th scope="row"><kbd>{ *k }</kbd></th><td>{ *d }</td></tr> })
+        .collect::<Html>();
+    let legend = LEGEND
+        .iter()
+        .map(|(k, d)| html! { <tr><th scope="row">{ *k }</th><td>{ *d }</td></tr> })
+        .collect::<Html>();
+    let concepts = CONCEPTS
+        .iter()
+        .map(|(c, d)| html! { <><dt>{ *c }</dt><dd>{ *d }</dd></> })
+        .collect::<Html>();
+    html! {
+        <div class="overlay" role="dialog" aria-modal="true" aria-label="help">
+            <div class="overlay-box">
+                <div class="row spread">
+                    <h2>{ "raftlab help" }</h2>
+                    <button onclick={close} aria-label="close help">{ "✕" }</button>
+                </div>
+                <div class="help-cols">
+                    <div>
+                        <h3>{ "Keys" }</h3>
+                        <table class="kv">{ keys }</table>
+                        <h3>{ "Reading the drawing" }</h3>
+                        <table class="kv">{ legend }</table>
+                    </div>
+                    <div>
+                        <h3>{ "Concepts" }</h3>
+                        <dl class="glossary">{ concepts }</dl>
+                    </div>
+                </div>
+            </div>
+        </div>
+    }
+}

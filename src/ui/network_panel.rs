@@ -1,0 +1,197 @@
+//! The network: partition by choosing groups, cut a link, loss, latency, heal.
+
+use yew::prelude::*;
+use yew::TargetCast;
+
+use crate::raft::NodeId;
+use crate::sim::{Action, Status};
+
+use super::app::{Msg, View};
+use super::forms::{parse_node, Field};
+use super::glossary::tip;
+use super::style::{group_letter, node_name};
+
+fn node_select(v: &View, field: Field, value: &str, label: &str) -> Html {
+    let onchange = v.link.callback(move |e: Event| {
+        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        Msg::Field(field, s.value())
+    });
+    let opts = v
+        .sim
+        .nodes
+        .keys()
+        .map(|id| {
+            let name = node_name(*id);
+            html! { <option value={name.clone()} selected={value == name}>{ name.clone() }</option> }
+        })
+        .collect::<Html>();
+    html! {
+        <select {onchange} aria-label={label.to_string()}>
+            <option value="" selected={value.is_empty()}>{ "—" }</option>
+            { opts }
+        </select>
+    }
+}
+
+fn partition_action(v: &View) -> Option<Action> {
+    let mut groups: Vec<Vec<NodeId>> = vec![Vec::new(); 3];
+    for (id, g) in &v.ui.forms.groups {
+        if (1..=3).contains(g) && v.sim.nodes.contains_key(id) {
+            groups[(*g - 1) as usize].push(*id);
+        }
+    }
+    let groups: Vec<Vec<NodeId>> = groups.into_iter().filter(|g| !g.is_empty()).collect();
+    (!groups.is_empty()).then_some(Action::Partition(groups))
+}
+
+fn current(v: &View) -> String {
+    let net = &v.sim.net;
+    let mut parts = Vec::new();
+    if !net.groups.is_empty() {
+        let g: Vec<String> = net
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let ids: Vec<String> = g.iter().map(|i| node_name(*i)).collect();
+                format!("{} = {}", group_letter(i), ids.join(" "))
+            })
+            .collect();
+        parts.push(format!(
+            "partitioned: {} (unlisted nodes form one more group)",
+            g.join(" | ")
+        ));
+    }
+    if !net.cuts.is_empty() {
+        let c: Vec<String> = net
+            .cuts
+            .iter()
+            .map(|(a, b)| format!("{}–{}", node_name(*a), node_name(*b)))
+            .collect();
+        parts.push(format!("cut links: {}", c.join(", ")));
+    }
+    if net.loss > 0 {
+        parts.push(format!("{}% loss", net.loss));
+    }
+    let o = &v.sim.opts;
+    parts.push(format!("latency {}–{} ms", o.latency_min, o.latency_max));
+    if !net.is_faulty() {
+        parts.insert(0, "healthy".into());
+    }
+    parts.join(" · ")
+}
+
+/// The panel.
+pub fn render(v: &View) -> Html {
+    let f = &v.ui.forms;
+    let link = v.link;
+    let group_rows = v
+        .sim
+        .nodes
+        .iter()
+        .filter(|(_, n)| n.status != Status::Removed)
+        .map(|(id, _)| {
+            let id = *id;
+            let chosen = f.groups.get(&id).copied().unwrap_or(0);
+            let radios = (0u8..=3)
+                .map(|g| {
+                    let pick = link.callback(move |_| Msg::PartitionGroup(id, g));
+                    let label = if g == 0 {
+                        "none".to_string()
+                    } else {
+                        group_letter((g - 1) as usize).to_string()
+                    };
+                    html! {
+                        <label class="radio">
+                            <input type="radio" name={format!("group-n{id}")} checked={chosen == g} onchange={pick}
+                                aria-label={format!("{} in group {label}", node_name(id))} />
+                            { label.clone() }
+                        </label>
+                    }
+                })
+                .collect::<Html>();
+            html! { <div class="group-row"><span class="who">{ node_name(id) }</span>{ radios }</div> }
+        })
+        .collect::<Html>();
+    let part = partition_action(v);
+    let part_btn = match part {
+        Some(a) => {
+            let title = a.to_scn();
+            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} title={title} aria-label="partition the network into these groups">{ "Partition" }</button> }
+        }
+        None => {
+            html! { <button disabled=true aria-label="partition the network into these groups" title="put at least one node in group A, B or C">{ "Partition" }</button> }
+        }
+    };
+    let cut = match (parse_node(&f.cut_a), parse_node(&f.cut_b)) {
+        (Some(a), Some(b)) => Some(Action::Cut(a, b)),
+        _ => None,
+    };
+    let cut_btn = match cut {
+        Some(a) => {
+            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} aria-label="cut this link">{ "Cut link" }</button> }
+        }
+        None => {
+            html! { <button disabled=true aria-label="cut this link" title="choose both ends">{ "Cut link" }</button> }
+        }
+    };
+    let loss_in = link.callback(|e: InputEvent| {
+        let i: web_sys::HtmlInputElement = e.target_unchecked_into();
+        Msg::Field(Field::Loss, i.value())
+    });
+    let loss_val = f.loss.trim().parse::<u32>().ok().filter(|p| *p <= 100);
+    let loss_btn = match loss_val {
+        Some(p) => {
+            html! { <button onclick={link.callback(move |_| Msg::Act(Action::Loss(p)))} aria-label="apply message loss">{ "Apply" }</button> }
+        }
+        None => {
+            html! { <button disabled=true aria-label="apply message loss" title="a whole number from 0 to 100">{ "Apply" }</button> }
+        }
+    };
+    let lat_min = link.callback(|e: InputEvent| {
+        let i: web_sys::HtmlInputElement = e.target_unchecked_into();
+        Msg::Field(Field::LatMin, i.value())
+    });
+    let lat_max = link.callback(|e: InputEvent| {
+        let i: web_sys::HtmlInputElement = e.target_unchecked_into();
+        Msg::Field(Field::LatMax, i.value())
+    });
+    let latency = format!("{}-{}", f.lat_min.trim(), f.lat_max.trim());
+    let lat_btn = link.callback(move |_| Msg::Set("latency", latency.clone()));
+    let heal = link.callback(|_| Msg::Act(Action::Heal));
+    html! {
+        <div class="network-panel">
+            <p class="net-state" data-network={current(v)}>{ current(v) }</p>
+            <fieldset>
+                <legend title={tip("partition")}>{ "Partition into groups" }</legend>
+                { group_rows }
+                <div class="row">{ part_btn }<button onclick={heal.clone()} aria-label="heal the network">{ "Heal all" }</button></div>
+            </fieldset>
+            <fieldset>
+                <legend title={tip("cut link")}>{ "Cut one link" }</legend>
+                <div class="row">
+                    { node_select(v, Field::CutA, &f.cut_a, "link end A") }
+                    { "—" }
+                    { node_select(v, Field::CutB, &f.cut_b, "link end B") }
+                    { cut_btn }
+                </div>
+            </fieldset>
+            <fieldset>
+                <legend title={tip("loss")}>{ "Message loss" }</legend>
+                <div class="row">
+                    <input class="num" type="number" min="0" max="100" value={f.loss.clone()} oninput={loss_in} aria-label="loss percent" />
+                    { "% " }{ loss_btn }
+                </div>
+            </fieldset>
+            <fieldset>
+                <legend title={tip("latency")}>{ "Latency (ms)" }</legend>
+                <div class="row">
+                    <input class="num" type="number" min="0" value={f.lat_min.clone()} oninput={lat_min} aria-label="minimum latency ms" />
+                    { "to" }
+                    <input class="num" type="number" min="0" value={f.lat_max.clone()} oninput={lat_max} aria-label="maximum latency ms" />
+                    <button onclick={lat_btn} aria-label="apply latency">{ "Apply" }</button>
+                </div>
+            </fieldset>
+        </div>
+    }
+}

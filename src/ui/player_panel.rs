@@ -1,0 +1,216 @@
+//! The scenario player: open a .scn (presets menu, file picker or paste), run it line by
+//! line with the current line highlighted, run to a line, see each expect pass or fail,
+//! and read the narration where the scenario pauses.
+
+use std::collections::BTreeMap;
+
+use yew::prelude::*;
+use yew::TargetCast;
+
+use crate::sim::player::LineStatus;
+use crate::sim::presets::PRESETS;
+use crate::sim::scenario::Stmt;
+
+use super::app::{Loaded, Msg, View};
+use super::dom;
+use super::forms::Field;
+
+fn loaders(v: &View) -> Html {
+    let f = &v.ui.forms;
+    let link = v.link;
+    let choose = link.callback(|e: Event| {
+        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        Msg::Field(Field::Preset, s.value())
+    });
+    let options = PRESETS
+        .iter()
+        .map(|p| {
+            html! { <option value={p.id} selected={f.preset == p.id} title={p.description()}>{ format!("{} — {}", p.id, p.title()) }</option> }
+        })
+        .collect::<Html>();
+    let description = PRESETS
+        .iter()
+        .find(|p| p.id == f.preset)
+        .map(|p| p.description())
+        .unwrap_or("");
+    let load_preset = link.callback(|_| Msg::LoadPreset);
+    let file_cb = link.callback(|r: Result<(String, String), String>| match r {
+        Ok((name, text)) => Msg::LoadScript(name, text),
+        Err(e) => Msg::ScriptError(e),
+    });
+    let on_file = Callback::from(move |e: Event| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        let name = input
+            .files()
+            .and_then(|l| l.get(0))
+            .map(|f| f.name())
+            .unwrap_or_else(|| "file".into());
+        let cb = file_cb.clone();
+        dom::read_file(&input, move |r| cb.emit(r.map(|t| (name, t))));
+        // Choosing the same file again must load it again.
+        input.set_value("");
+    });
+    let paste = link.callback(|e: InputEvent| {
+        let t: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+        Msg::Field(Field::Paste, t.value())
+    });
+    let load_paste = link.callback(|_| Msg::LoadPasted);
+    html! {
+        <div class="loaders">
+            <fieldset>
+                <legend>{ "Narrated presets" }</legend>
+                <div class="row wrap">
+                    <select onchange={choose} aria-label="preset">
+                        <option value="" selected={f.preset.is_empty()}>{ "choose a lesson…" }</option>
+                        { options }
+                    </select>
+                    <button class="primary" onclick={load_preset} aria-label="load preset">{ "Load" }</button>
+                </div>
+                if !description.is_empty() {
+                    <p class="hint">{ description }</p>
+                }
+            </fieldset>
+            <fieldset>
+                <legend>{ "Open a .scn file" }</legend>
+                <input type="file" accept=".scn,text/plain" onchange={on_file} aria-label="open scenario file" />
+            </fieldset>
+            <fieldset>
+                <legend>{ "Or paste one" }</legend>
+                <textarea rows="4" value={f.paste.clone()} oninput={paste} aria-label="scenario text"
+                    placeholder={"cluster 3 seed=1\nawait leader != none within 40\nsay A leader!"} />
+                <button onclick={load_paste} aria-label="load pasted scenario">{ "Load pasted" }</button>
+            </fieldset>
+        </div>
+    }
+}
+
+fn is_check(stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Expect(_) | Stmt::Await { .. } => true,
+        Stmt::At { then: Some(s), .. } => is_check(s),
+        _ => false,
+    }
+}
+
+fn script(v: &View, s: &Loaded) -> Html {
+    let p = &s.player;
+    let link = v.link;
+    let results: BTreeMap<usize, &LineStatus> =
+        p.results().iter().map(|r| (r.line, &r.status)).collect();
+    let next = p.next_line();
+    let failures = p.failures().len();
+    let lines = p
+        .script
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let status = results.get(&i).copied();
+            let current = next == Some(i);
+            let check = is_check(&line.stmt);
+            let (mark, state) = match status {
+                None => ("", "todo"),
+                Some(LineStatus::Ok) if check => ("✓", "pass"),
+                Some(LineStatus::Ok) => ("·", "done"),
+                Some(LineStatus::Failed(_)) => ("✕", "fail"),
+                Some(LineStatus::Narration(_)) => ("»", "said"),
+            };
+            let expect = match (check, status) {
+                (true, Some(LineStatus::Ok)) => Some("pass"),
+                (_, Some(LineStatus::Failed(_))) => Some("fail"),
+                _ => None,
+            };
+            let why = match status {
+                Some(LineStatus::Failed(e)) => Some(e.clone()),
+                _ => None,
+            };
+            let run_to = link.callback(move |_| Msg::PlayerRunTo(i));
+            let can_run_to = next.is_some_and(|n| n < i);
+            html! {
+                <li class={classes!("line", format!("s-{state}"), current.then_some("current"))}
+                    data-line={i.to_string()} data-lineno={line.lineno.to_string()}
+                    data-current-line={current.then(|| i.to_string())}
+                    data-expect={expect} aria-current={current.then_some("step")}>
+                    <span class="lno">{ line.lineno.to_string() }</span>
+                    <span class="mark">{ mark }</span>
+                    <code class="src">{ line.text.clone() }</code>
+                    if can_run_to {
+                        <button class="link-btn run-to" onclick={run_to} aria-label={format!("run to line {}", line.lineno)}>{ "run to here" }</button>
+                    }
+                    if let Some(w) = why {
+                        <div class="why">{ w }</div>
+                    }
+                </li>
+            }
+        })
+        .collect::<Html>();
+    let done = p.done();
+    let total = p.script.lines.len();
+    let at = next.map_or(total, |n| n);
+    html! {
+        <div class="script" data-scenario={s.name.clone()} data-done={done.to_string()}
+            data-failures={failures.to_string()} data-next-line={next.map(|n| n.to_string())}>
+            <div class="row spread">
+                <h3>{ s.name.clone() }</h3>
+                <button class="link-btn" onclick={link.callback(|_| Msg::PlayerClose)}
+                    aria-label="close the scenario and keep playing freely">{ "close" }</button>
+            </div>
+            <div class="row wrap">
+                <button onclick={link.callback(|_| Msg::PlayerStep)} disabled={done} aria-label="step one line">{ "Step line" }</button>
+                <button class="primary" onclick={link.callback(|_| Msg::PlayerContinue)} disabled={done}
+                    aria-label="run to the next narration">{ "Run to next pause" }</button>
+                <button onclick={link.callback(|_| Msg::PlayerRunTo(usize::MAX))} disabled={done} aria-label="run all lines">{ "Run all" }</button>
+                <span class="progress-text">
+                    { format!("{at} of {total} lines run") }
+                    if failures > 0 {
+                        <span class="error">{ format!(" · {failures} failed") }</span>
+                    } else if done {
+                        <span class="ok">{ " · all passed" }</span>
+                    }
+                </span>
+            </div>
+            <ol class="lines">{ lines }</ol>
+        </div>
+    }
+}
+
+/// The panel.
+pub fn render(v: &View) -> Html {
+    html! {
+        <div class="player-panel">
+            if let Some(e) = &v.ui.script_error {
+                <p class="error" role="alert" data-script-error="">{ e.clone() }</p>
+            }
+            if let Some(s) = v.scenario {
+                { script(v, s) }
+            }
+            <details open={v.scenario.is_none()}>
+                <summary>{ "Open a scenario" }</summary>
+                { loaders(v) }
+            </details>
+        </div>
+    }
+}
+
+/// The narration callout, shown over the cluster where the scenario pauses.
+pub fn narration(v: &View) -> Html {
+    let Some(s) = v.scenario else {
+        return html! {};
+    };
+    let Some((line, text)) = &s.narration else {
+        return html! {};
+    };
+    let done = s.player.done();
+    let lineno = s.player.script.lines.get(*line).map_or(0, |l| l.lineno);
+    html! {
+        <div class="narration" role="note" aria-live="polite" data-narration={line.to_string()}>
+            <span class="who">{ format!("{} · line {lineno}", s.name) }</span>
+            <p>{ text.clone() }</p>
+            if !done {
+                <button class="primary" onclick={v.link.callback(|_| Msg::PlayerContinue)} aria-label="continue the scenario">{ "Continue ▶" }</button>
+            } else {
+                <span class="ok">{ "end of the scenario" }</span>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,108 @@
+// Issue 5: a leader is elected; killing it elects a new leader at a higher term.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { withApp } from './harness.mjs';
+import { nodes, nodeAction, pause, quorum, setSpeed, waitLeader } from './raftlab.mjs';
+
+test('a leader is elected and the view shows roles, terms and the quorum', { timeout: 90_000 }, () =>
+  withApp('leader-elected', async (app) => {
+    const { page } = app;
+    const first = await waitLeader(page);
+    assert.ok(first.term >= 1, `leader ${first.id} at term ${first.term}`);
+    const all = await nodes(page);
+    assert.equal(all.length, 3);
+    assert.equal(all.filter((n) => n.role === 'leader').length, 1);
+    for (const n of all) assert.equal(n.status, 'running');
+    // Followers voted for the leader, or did not vote at the leader's term.
+    const q = await quorum(page);
+    assert.equal(q.quorum, 2);
+    assert.equal(q.voters, 3);
+    await page.waitForFunction(() => document.querySelector('[data-quorum]')?.dataset.reachable === '3');
+    assert.equal(await page.getAttribute('[data-violations]', 'data-violations'), '0');
+    // Every control has an accessible name.
+    const unnamed = await page.$$eval('button, input, select, textarea', (els) =>
+      els
+        .filter((e) => {
+          const label = e.getAttribute('aria-label') || e.labels?.[0]?.textContent || e.textContent;
+          return !label || !label.trim();
+        })
+        .map((e) => e.outerHTML.slice(0, 120)),
+    );
+    assert.deepEqual(unnamed, [], 'controls without an accessible name');
+    await app.screenshot('01-leader-elected');
+  }),
+);
+
+test('killing the leader elects a new leader with a higher term', { timeout: 90_000 }, () =>
+  withApp('kill-leader', async (app) => {
+    const { page } = app;
+    await setSpeed(page, 5);
+    const old = await waitLeader(page);
+    await nodeAction(page, old.id, 'Kill', `kill ${old.id}`);
+    // The action shows its etcdctl-style equivalent.
+    await page.waitForSelector('[data-last-action]');
+    assert.match(await page.textContent('.action-bar'), new RegExp(`kill ${old.id}`));
+    await page.waitForSelector(`g.node[data-node="${old.id}"][data-status="killed"]`);
+    const next = await waitLeader(page, { minTerm: old.term + 1, not: old.id });
+    assert.notEqual(next.id, old.id);
+    assert.ok(next.term > old.term, `new term ${next.term} > ${old.term}`);
+    const q = await quorum(page);
+    assert.equal(q.reachable, 2, 'the new leader reaches itself and the other survivor');
+    assert.match(q.text, new RegExp(`${old.id} killed`));
+    await app.screenshot('02-leader-killed-reelected');
+  }),
+);
+
+test('clicking a message in flight shows its fields; dropping it removes it', { timeout: 90_000 }, () =>
+  withApp('drop-message', async (app) => {
+    const { page } = app;
+    await waitLeader(page);
+    await pause(page);
+    // Step event by event until some message is on its way.
+    for (let i = 0; i < 200 && (await page.locator('[data-msg-id]').count()) === 0; i++) {
+      await page.click('button[aria-label="step one event"]');
+    }
+    const msg = page.locator('[data-msg-id]').first();
+    const id = await msg.getAttribute('data-msg-id');
+    const type = await msg.getAttribute('data-msg-type');
+    await msg.click({ force: true });
+    await page.waitForSelector(`[data-msg-card="${id}"]`);
+    const card = await page.textContent(`[data-msg-card="${id}"]`);
+    assert.match(card, new RegExp(type));
+    assert.match(card, /term/);
+    await app.screenshot('16-message-card');
+    await page.click('button[aria-label="drop this message"]');
+    await page.waitForSelector(`[data-msg-id="${id}"]`, { state: 'detached' });
+    await page.waitForFunction(() => document.querySelector('.msg-card')?.textContent.includes('no longer in flight'));
+    assert.match(await page.textContent('.event-list'), /dropped by hand/);
+    assert.match(await page.textContent('[data-last-action]'), new RegExp(`drop ${id}`));
+  }),
+);
+
+test('reset with N nodes and a seed; protocol switches are recorded as set actions', { timeout: 90_000 }, () =>
+  withApp('reset-and-switches', async (app) => {
+    const { page } = app;
+    await page.selectOption('select[aria-label="number of nodes"]', '7');
+    await page.fill('input[aria-label="seed"]', '42');
+    await page.click('button[aria-label="reset the cluster"]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-node][data-role]').length === 7);
+    assert.equal((await quorum(page)).quorum, 4);
+    await page.uncheck('input[aria-label="pre-vote"]');
+    await page.check('input[aria-label="strict reconfig"]');
+    await page.fill('input[aria-label="learner-ready threshold percent"]', '75');
+    await page.press('input[aria-label="learner-ready threshold percent"]', 'Enter');
+    await page.waitForFunction(() => /learner-ready=75/.test(document.querySelector('[data-last-action]')?.textContent ?? ''));
+    await page.click('[data-tab="export / share"]');
+    const scn = await page.textContent('[data-export-scn]');
+    assert.match(scn, /^# exported from raftlab\ncluster 7 seed=42/);
+    assert.match(scn, /set prevote=off/);
+    assert.match(scn, /set strict-reconfig=on/);
+    assert.match(scn, /set learner-ready=75/);
+    // A bad value is refused with a reason, not a crash.
+    await page.fill('input[aria-label="learner-ready threshold percent"]', '150');
+    await page.press('input[aria-label="learner-ready threshold percent"]', 'Enter');
+    await page.waitForSelector('[data-action-error]');
+    assert.match(await page.textContent('[data-action-error]'), /out of range/);
+    await waitLeader(page);
+  }),
+);

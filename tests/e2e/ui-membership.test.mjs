@@ -1,0 +1,106 @@
+// Issue 5: membership through the UI. A misconfigured member added to a 1-node cluster costs
+// the leader its quorum, so a write stays uncommitted; a learner added, caught up and promoted
+// then votes.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { withApp } from './harness.mjs';
+import {
+  entries,
+  nodeAction,
+  nodes,
+  openTab,
+  pause,
+  play,
+  propose,
+  quorum,
+  setSpeed,
+  simNow,
+  stepTicks,
+  waitLeader,
+  waitSimTime,
+} from './raftlab.mjs';
+
+test('a misconfigured member in a 1-node cluster: quorum lost, the write stays uncommitted', { timeout: 120_000 }, () =>
+  withApp(
+    'misconfigured-member',
+    async (app) => {
+      const { page } = app;
+      await setSpeed(page, 5);
+      const l = await waitLeader(page);
+      assert.equal(l.id, 'n1');
+      await pause(page);
+      await openTab(page, 'membership');
+      await page.check('input[aria-label="misconfigured peer URL"]');
+      await page.check('input[aria-label="as voter"]');
+      const preview = await page.textContent('[data-etcdctl-preview]');
+      assert.match(preview, /etcdctl member add n2 --peer-urls=http:\/\/n2-typo:2380/);
+      await page.click('button[aria-label="add member"]');
+      await page.waitForSelector('g.node[data-node="n2"][data-status="misconfigured"]');
+      // The change commits with the old configuration (n1 alone) and applies at once.
+      await stepTicks(page, 1);
+      await page.waitForFunction(() => document.querySelector('[data-quorum]')?.dataset.voters === '2');
+      const q = await quorum(page);
+      assert.equal(q.quorum, 2);
+      assert.equal(q.hasQuorum, false, 'the leader reaches 1 of the 2 voters it needs');
+      assert.match(q.text, /n2 unreachable/);
+
+      await propose(page, 'x', '1');
+      await stepTicks(page, 3);
+      let x = (await entries(page, 'n1')).find((e) => e.label === 'x=1');
+      assert.ok(x, 'n1 appended x=1');
+      assert.equal(x.committed, false);
+      await page.waitForSelector('[data-latest-request] [data-outcome="pending"]');
+
+      // Time passes: still uncommitted (and check-quorum makes n1 step down).
+      await play(page);
+      const t = await simNow(page);
+      await waitSimTime(page, t + 5000);
+      await page.waitForSelector('g.node[data-node="n1"][data-role="follower"], g.node[data-node="n1"][data-role="precandidate"]');
+      x = (await entries(page, 'n1')).find((e) => e.label === 'x=1');
+      assert.equal(x.committed, false, 'x=1 is still dashed');
+      await pause(page);
+      await app.screenshot('05-misconfigured-member-stuck');
+    },
+    { path: '?n=1' },
+  ),
+);
+
+test('a learner catches up, is promoted, and then votes', { timeout: 150_000 }, () =>
+  withApp('learner-promote', async (app) => {
+    const { page } = app;
+    await setSpeed(page, 5);
+    await waitLeader(page);
+    for (const v of ['1', '2', '3']) await propose(page, 'k', v);
+    await openTab(page, 'membership');
+    await page.check('input[aria-label="as learner"]');
+    assert.match(await page.textContent('[data-etcdctl-preview]'), /member add n4 .*--learner/);
+    await page.click('button[aria-label="add member"]');
+    await page.waitForSelector('g.node[data-node="n4"][data-learner="true"][data-status="running"]');
+    // Learners do not change the quorum.
+    await page.waitForFunction(() => document.querySelector('[data-quorum]')?.dataset.learners === 'n4');
+    let q = await quorum(page);
+    assert.equal(q.quorum, 2);
+    assert.equal(q.voters, 3);
+    // It catches up: the leader's progress row shows it ready for promotion.
+    await page.waitForSelector('[data-progress-node="n4"] [data-ready="true"]', { timeout: 30_000 });
+    await app.screenshot('06-learner-caught-up');
+
+    await openTab(page, 'membership');
+    await page.click('button[aria-label="promote n4"]');
+    await page.waitForSelector('g.node[data-node="n4"][data-learner="false"]', { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelector('[data-quorum]')?.dataset.voters === '4');
+    q = await quorum(page);
+    assert.equal(q.quorum, 3);
+
+    // It votes: kill the leader; 3 of 4 voters survive and quorum is 3, so no leader can be
+    // elected without n4's vote.
+    const lead = await waitLeader(page);
+    await nodeAction(page, lead.id, 'Kill', `kill ${lead.id}`);
+    const next = await waitLeader(page, { minTerm: lead.term + 1, not: lead.id, timeout: 40_000 });
+    const n4 = (await nodes(page)).find((n) => n.id === 'n4');
+    assert.equal(n4.term, next.term, 'n4 took part in the new term');
+    assert.equal(`n${n4.vote}`, next.id, 'n4 voted for the new leader');
+    await pause(page);
+    await app.screenshot('07-learner-promoted-votes');
+  }),
+);

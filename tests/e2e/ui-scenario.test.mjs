@@ -1,0 +1,225 @@
+// Issue 6: a narrated preset played to its end in the scenario player; share links (a good one
+// reproduces the run exactly, a corrupt or foreign one shows a message and the app keeps
+// working); embed mode; time travel; the dark theme.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { withApp } from './harness.mjs';
+import { nodeAction, openTab, pause, play, scrubTo, setSpeed, simNow, stepTicks, waitLeader, waitSimTime } from './raftlab.mjs';
+
+const PRESET = '04-leader-isolated';
+const presetText = readFileSync(new URL(`../../scenarios/presets/${PRESET}.scn`, import.meta.url), 'utf8');
+const lines = presetText
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith('#'));
+const says = lines.filter((l) => l.startsWith('say ')).map((l) => l.slice(4).trim());
+const checks = lines.filter((l) => l.startsWith('expect ') || l.startsWith('await ')).length;
+
+test(`preset ${PRESET} plays to its end, pausing at each narration`, { timeout: 120_000 }, () =>
+  withApp('preset', async (app) => {
+    const { page } = app;
+    await waitLeader(page);
+    await openTab(page, 'scenario');
+    await page.selectOption('select[aria-label="preset"]', PRESET);
+    await page.click('button[aria-label="load preset"]');
+    await page.waitForSelector('[data-scenario][data-next-line="1"]');
+    // The cluster line ran: a fresh 3-node cluster, paused.
+    await page.waitForSelector('.toolbar button[data-playing="false"]');
+    assert.equal(await page.locator('[data-current-line]').count(), 1);
+
+    const seen = [];
+    for (let i = 0; i < says.length; i++) {
+      await page.click('button[aria-label="run to the next narration"]');
+      await page.waitForFunction(
+        (n) => document.querySelector('[data-narration]') !== null &&
+          document.querySelectorAll('.line.s-said').length === n,
+        i + 1,
+        { polling: 50, timeout: 20_000 },
+      );
+      const text = (await page.textContent('[data-narration] p')).trim();
+      seen.push(text);
+      assert.equal(text, says[i], `narration ${i + 1}`);
+      assert.equal(await page.locator('[data-expect="fail"]').count(), 0, 'no expect failed so far');
+      if (i === 1) await app.screenshot('08-scenario-narration');
+    }
+    // Run the rest.
+    if ((await page.getAttribute('[data-scenario]', 'data-done')) !== 'true') {
+      await page.click('button[aria-label="run to the next narration"]');
+    }
+    await page.waitForSelector('[data-scenario][data-done="true"]');
+    assert.deepEqual(seen, says);
+    assert.equal(await page.locator('[data-expect="fail"]').count(), 0);
+    assert.equal(await page.locator('[data-expect="pass"]').count(), checks, 'every expect/await passed');
+    assert.equal(await page.locator('[data-current-line]').count(), 0, 'no current line at the end');
+    // Final view: n3 leads term 2; n2 follows with x=3 committed and x=2 gone.
+    await page.waitForSelector('g.node[data-node="n3"][data-role="leader"][data-term="2"]');
+    await page.waitForSelector('g.node[data-node="n2"][data-role="follower"][data-term="2"]');
+    assert.equal(await page.locator('[data-log-node="n2"] [data-label="x=2"]').count(), 0);
+    assert.ok(await page.locator('[data-log-node="n2"] [data-label="x=3"][data-committed="true"]').count() === 1);
+    assert.equal(await page.getAttribute('[data-violations]', 'data-violations'), '0');
+    await app.screenshot('09-scenario-done');
+  }),
+);
+
+test('a corrupt or foreign share link shows a message and the app keeps working', { timeout: 120_000 }, async () => {
+  for (const [name, hash] of [
+    ['share-corrupt', '#run=v1.Y2x1c3Rlcg.deadbeef'],
+    ['share-foreign', '#run=hello-from-elsewhere'],
+    ['share-bad-chars', '#run=v1.!!!.00000000'],
+  ]) {
+    await withApp(
+      name,
+      async (app) => {
+        const { page } = app;
+        await page.waitForSelector('[data-notice]');
+        const msg = await page.textContent('[data-notice]');
+        assert.match(msg, /share link .*could not be opened/i);
+        assert.match(msg, /damaged|not made by raftlab/);
+        // The app works: a default cluster elects a leader and takes actions.
+        await setSpeed(page, 5);
+        const l = await waitLeader(page);
+        await nodeAction(page, l.id, 'Kill', `kill ${l.id}`);
+        await waitLeader(page, { minTerm: l.term + 1, not: l.id });
+        if (name === 'share-corrupt') await app.screenshot('10-share-link-corrupt');
+        await page.click('[data-notice] button');
+        assert.equal(await page.locator('[data-notice]').count(), 0);
+      },
+      { path: hash },
+    );
+  }
+});
+
+test('a share link reproduces the run exactly (same fingerprint), also embedded', { timeout: 150_000 }, async () => {
+  let url;
+  let fingerprint;
+  let now;
+  await withApp('share-make', async (app) => {
+    const { page } = app;
+    await setSpeed(page, 5);
+    const l = await waitLeader(page);
+    await nodeAction(page, l.id, 'Kill', `kill ${l.id}`);
+    await waitLeader(page, { minTerm: l.term + 1, not: l.id });
+    await pause(page);
+    await stepTicks(page, 1);
+    fingerprint = await page.getAttribute('[data-fingerprint]', 'data-fingerprint');
+    now = await simNow(page);
+    assert.match(fingerprint, /^[0-9a-f]{16}$/);
+    await openTab(page, 'export / share');
+    await page.click('button[aria-label="make share link"]');
+    url = await page.inputValue('[data-share-link]');
+    // Export downloads: the run as .scn and the event trace as JSON.
+    const [scnFile] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('button[aria-label="export run as scn"]'),
+    ]);
+    assert.equal(scnFile.suggestedFilename(), 'raftlab-run.scn');
+    const scnText = readFileSync(await scnFile.path(), 'utf8');
+    assert.match(scnText, /^# exported from raftlab\ncluster 3 seed=1/);
+    const [traceFile] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('button[aria-label="export event trace as json"]'),
+    ]);
+    const trace = JSON.parse(readFileSync(await traceFile.path(), 'utf8'));
+    assert.ok(Array.isArray(trace) && trace.some((e) => /crashed/.test(e.text)));
+    assert.match(url, /#run=v1\./);
+    // Exported scenario text carries the kill at its time.
+    assert.match(await page.textContent('[data-export-scn]'), new RegExp(`at \\d+ kill ${l.id}`));
+  });
+  const hash = url.slice(url.indexOf('#'));
+  await withApp(
+    'share-open',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('.toolbar button[data-playing="false"]');
+      await page.waitForFunction((now) => Number(document.querySelector('[data-now]').dataset.now) === now, now);
+      assert.equal(await page.getAttribute('[data-fingerprint]', 'data-fingerprint'), fingerprint);
+      assert.equal(await page.locator('[data-notice]').count(), 0);
+    },
+    { path: hash },
+  );
+  await withApp(
+    'share-embed',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('.app.embed');
+      await page.waitForFunction((now) => Number(document.querySelector('[data-now]').dataset.now) === now, now);
+      assert.equal(await page.getAttribute('[data-fingerprint]', 'data-fingerprint'), fingerprint);
+      assert.equal(await page.locator('.toolbar').count(), 0, 'no toolbar in embed mode');
+      assert.equal(await page.locator('.events').count(), 0, 'no event log in embed mode');
+      assert.ok((await page.locator('[data-node][data-role]').count()) >= 3);
+      assert.ok((await page.locator('[data-index]').count()) >= 3);
+      await app.screenshot('11-embed-mode');
+    },
+    { path: `?embed=1${hash}`, viewport: { width: 800, height: 700 } },
+  );
+});
+
+test('time travel: scrub back, see the past, act there to fork', { timeout: 120_000 }, () =>
+  withApp('time-travel', async (app) => {
+    const { page } = app;
+    await setSpeed(page, 10);
+    const l = await waitLeader(page);
+    // Kill the leader at a known moment (paused), then let the cluster recover.
+    await pause(page);
+    const t0 = await simNow(page);
+    await nodeAction(page, l.id, 'Kill', `kill ${l.id}`);
+    await play(page);
+    await waitLeader(page, { minTerm: l.term + 1, not: l.id });
+    await waitSimTime(page, t0 + 2000);
+    await pause(page);
+    const head = Number(await page.getAttribute('[data-head]', 'data-head'));
+    // Drag the scrubber to before the kill: the old leader is alive again.
+    const target = Math.max(0, t0 - 500);
+    await scrubTo(page, target);
+    await page.waitForFunction((t) => Number(document.querySelector('[data-now]').dataset.now) === t, target);
+    await page.waitForSelector(`g.node[data-node="${l.id}"][data-status="running"]`);
+    await page.waitForSelector('[data-past]');
+    await app.screenshot('12-time-travel-past');
+    // One event forward, back, forward again: the same state.
+    await page.click('button[aria-label="step one event"]');
+    await page.waitForFunction((t) => Number(document.querySelector('[data-now]').dataset.now) >= t, target);
+    const fp = await page.getAttribute('[data-fingerprint]', 'data-fingerprint');
+    await page.click('button[aria-label="step back one event"]');
+    await page.waitForFunction((fp) => document.querySelector('[data-fingerprint]').dataset.fingerprint !== fp, fp);
+    await page.click('button[aria-label="step one event"]');
+    await page.waitForFunction((fp) => document.querySelector('[data-fingerprint]').dataset.fingerprint === fp, fp);
+    // Back to now, then acting in the past forks: the head moves back to the moment acted at.
+    await page.click('button[aria-label="back to the present"]');
+    await page.waitForFunction((h) => Number(document.querySelector('[data-now]').dataset.now) === h, head);
+    await scrubTo(page, target);
+    await page.waitForFunction((t) => Number(document.querySelector('[data-now]').dataset.now) === t, target);
+    await openTab(page, 'network');
+    await page.click('button[aria-label="heal the network"]');
+    await page.waitForFunction(
+      (t) => Number(document.querySelector('[data-head]').dataset.head) === t,
+      target,
+    );
+    assert.equal(await page.locator('[data-past]').count(), 0);
+    await page.waitForSelector(`g.node[data-node="${l.id}"][data-status="running"]`);
+  }),
+);
+
+test('dark theme and the help overlay', { timeout: 90_000 }, () =>
+  withApp(
+    'dark-theme',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('.app.theme-dark');
+      await waitLeader(page);
+      await page.keyboard.press('?');
+      await page.waitForSelector('[role="dialog"][aria-label="help"]');
+      await app.screenshot('13-help-overlay');
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('[role="dialog"][aria-label="help"]', { state: 'detached' });
+      // Space pauses, → steps one tick.
+      await page.keyboard.press(' ');
+      await page.waitForSelector('.toolbar button[data-playing="false"]');
+      const t = await simNow(page);
+      await page.keyboard.press('ArrowRight');
+      await waitSimTime(page, t + 100);
+      await app.screenshot('14-dark-theme');
+    },
+    { path: '?theme=dark' },
+  ),
+);
