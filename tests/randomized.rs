@@ -99,6 +99,10 @@ fn dump(sim: &Sim) -> String {
 }
 
 fn run_seed(seed: u64, steps: usize) {
+    run_seed_with(seed, steps, false);
+}
+
+fn run_seed_with(seed: u64, steps: usize, unsafe_commit: bool) {
     let n = 3 + (seed % 3) as usize;
     let mut opts = Options {
         seed,
@@ -110,6 +114,7 @@ fn run_seed(seed: u64, steps: usize) {
         ..Options::default()
     };
     opts.max_learners = 2;
+    opts.unsafe_commit = unsafe_commit;
     let mut sim = Sim::new(n, opts);
     let mut rng = Rng::new(seed ^ 0xABCD);
     let mut next_id = n as u64;
@@ -120,12 +125,18 @@ fn run_seed(seed: u64, steps: usize) {
             let _ = sim.apply(&a);
         }
         sim.tick(rng.range(1, 12));
+        if unsafe_commit {
+            continue;
+        }
         assert!(
             sim.violations.is_empty(),
             "seed {seed}: {:#?}\nlast events: {:#?}",
             sim.violations,
             sim.events.iter().rev().take(30).collect::<Vec<_>>()
         );
+    }
+    if unsafe_commit {
+        return;
     }
     // Heal everything and bring every member back.
     sim.apply(&Action::Heal).unwrap();
@@ -201,5 +212,41 @@ fn no_invariant_breaks_and_acknowledged_writes_survive() {
         .unwrap_or(1);
     for seed in first..first + seeds {
         run_seed(seed, 120);
+    }
+}
+
+/// With the teaching-only unsafe commit switch, safety breaks (that is its point), but the
+/// simulator must keep running: no panic, whatever the damage. Start from the broken state
+/// of preset 20 and keep acting on it at random.
+#[test]
+fn unsafe_commit_breaks_safety_without_panicking() {
+    use raftlab::sim::player::Player;
+    use raftlab::sim::presets;
+    use raftlab::sim::scenario::Script;
+
+    let text = presets::find("20-figure-8-unsafe").expect("preset 20").text;
+    for seed in 1..=20 {
+        let mut p = Player::new(Script::parse(text).expect("preset parses"));
+        p.run_all();
+        assert!(p.failures().is_empty(), "{:?}", p.failures());
+        let mut tl = p.into_timeline().expect("ran");
+        assert!(!tl.sim().violations.is_empty(), "the preset breaks safety");
+        let mut rng = Rng::new(seed);
+        let mut next_id = 5;
+        let mut write = 0;
+        for _ in 0..150 {
+            if let Some(a) = random_action(tl.sim(), &mut rng, &mut next_id, &mut write) {
+                let _ = tl.act(a);
+            }
+            tl.tick(rng.range(1, 8));
+        }
+        // Time travel over the damaged run works too.
+        let head = tl.head_time();
+        tl.seek(head / 2);
+        tl.seek(head);
+    }
+    // Also from scratch, with random faults, no pre-vote and no check-quorum.
+    for seed in 1..=100 {
+        run_seed_with(seed, 80, true);
     }
 }

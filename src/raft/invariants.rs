@@ -52,6 +52,11 @@ pub struct Checker {
     prev_config: BTreeMap<NodeId, Config>,
 }
 
+/// "term 3", or "no entry" where a log has none.
+fn term_word(t: Option<u64>) -> String {
+    t.map_or("no entry".to_string(), |t| format!("term {t}"))
+}
+
 fn v(invariant: &str, detail: String) -> Violation {
     Violation {
         invariant: invariant.to_string(),
@@ -183,9 +188,9 @@ impl Checker {
                         out.push(v(
                             "leader completeness",
                             format!(
-                                "n{id} leads term {} without committed entry {i} (term {ct}); it has {:?}",
+                                "n{id} leads term {} without committed entry {i} (term {ct}); it has {} there",
                                 r.term,
-                                r.log.term(i)
+                                term_word(r.log.term(i))
                             ),
                         ));
                         break;
@@ -203,8 +208,8 @@ impl Checker {
                 out.push(v(
                     "leader append-only",
                     format!(
-                        "n{id} (term {term}) had last {old_li}/term {old_lt}, now last {li}, entry {old_li} term {:?}",
-                        r.log.term(old_li)
+                        "n{id} (term {term}) had last {old_li}/term {old_lt}, now last {li}, entry {old_li} {}",
+                        term_word(r.log.term(old_li))
                     ),
                 ));
             }
@@ -295,12 +300,12 @@ impl Checker {
                         out.push(v(
                             "log matching",
                             format!(
-                                "n{} and n{} agree at index {hi} (term {:?}) but differ at {i}: {:?} vs {:?}",
+                                "n{} and n{} agree at index {hi} ({}) but differ at {i}: {} vs {}",
                                 a.raft.id,
                                 b.raft.id,
-                                la.term(hi),
-                                la.term(i),
-                                lb.term(i)
+                                term_word(la.term(hi)),
+                                term_word(la.term(i)),
+                                term_word(lb.term(i))
                             ),
                         ));
                         break;

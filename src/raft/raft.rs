@@ -71,6 +71,10 @@ pub struct RaftConfig {
     /// Server policy: refuse membership changes that could lose quorum (etcd's
     /// --strict-reconfig-check).
     pub strict_reconfig: bool,
+    /// Teaching only, never in etcd: commit an entry of an older term once a majority holds
+    /// it, breaking the rule of the paper's Figure 8, so the invariant checker can show what
+    /// goes wrong.
+    pub unsafe_commit_old_terms: bool,
 }
 
 impl Default for RaftConfig {
@@ -86,6 +90,7 @@ impl Default for RaftConfig {
             learner_ready_percent: 90,
             max_learners: 1,
             strict_reconfig: false,
+            unsafe_commit_old_terms: false,
         }
     }
 }
@@ -734,7 +739,13 @@ impl Raft {
     /// (Figure 8). Returns whether it moved.
     fn maybe_commit(&mut self) -> bool {
         let mci = self.trk.committed();
-        if !self.log.maybe_commit(mci, self.term) {
+        // Figure 8: only an entry of the current term is committed by counting replicas.
+        let term = if self.cfg.unsafe_commit_old_terms {
+            self.log.term(mci).unwrap_or(self.term)
+        } else {
+            self.term
+        };
+        if !self.log.maybe_commit(mci, term) {
             return false;
         }
         if !self.pending_read_index.is_empty() && self.committed_entry_in_current_term() {

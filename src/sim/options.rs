@@ -34,6 +34,8 @@ pub struct Options {
     pub max_learners: usize,
     /// etcd's --strict-reconfig-check.
     pub strict_reconfig: bool,
+    /// Teaching only: break Figure 8's rule (see `RaftConfig::unsafe_commit_old_terms`).
+    pub unsafe_commit: bool,
 }
 
 impl Default for Options {
@@ -52,6 +54,7 @@ impl Default for Options {
             learner_ready: 90,
             max_learners: 1,
             strict_reconfig: false,
+            unsafe_commit: false,
         }
     }
 }
@@ -70,6 +73,7 @@ pub const OPTION_NAMES: &[&str] = &[
     "learner-ready",
     "max-learners",
     "strict-reconfig",
+    "unsafe-commit",
 ];
 
 fn parse_bool(v: &str) -> Result<bool, String> {
@@ -124,6 +128,7 @@ impl Options {
             "learner-ready" => self.learner_ready = parse_num(value, 0, 100)?,
             "max-learners" => self.max_learners = parse_num(value, 0, 100)? as usize,
             "strict-reconfig" => self.strict_reconfig = parse_bool(value)?,
+            "unsafe-commit" => self.unsafe_commit = parse_bool(value)?,
             _ => {
                 return Err(format!(
                     "unknown option '{name}' (known: {})",
@@ -179,6 +184,9 @@ impl Options {
         if self.strict_reconfig != d.strict_reconfig {
             w.push(format!("strict-reconfig={}", onoff(self.strict_reconfig)));
         }
+        if self.unsafe_commit != d.unsafe_commit {
+            w.push(format!("unsafe-commit={}", onoff(self.unsafe_commit)));
+        }
         w
     }
 
@@ -195,6 +203,7 @@ impl Options {
             learner_ready_percent: self.learner_ready,
             max_learners: self.max_learners,
             strict_reconfig: self.strict_reconfig,
+            unsafe_commit_old_terms: self.unsafe_commit,
         }
     }
 }

@@ -61,6 +61,7 @@ presets![
     "17-joint-consensus",
     "18-linearizable-vs-serializable",
     "19-figure-8",
+    "20-figure-8-unsafe",
 ];
 
 /// The preset with this id.
