@@ -5,6 +5,8 @@
 //! - [`sim`]: nodes over a simulated network, faults, clients, history, scenarios, CLI.
 //! - `ui` (wasm32 only): the Yew front end, rendering simulator state.
 
+#![warn(missing_docs)]
+
 pub mod raft;
 pub mod sim;
 

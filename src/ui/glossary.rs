@@ -17,6 +17,7 @@ pub const CONCEPTS: &[(&str, &str)] = &[
     ("pre-vote", "With pre-vote, a node first checks that it could win an election before starting one, so a rejoining node does not force a needless election."),
     ("check-quorum", "With check-quorum, a leader that has not heard from a quorum for an election timeout steps down by itself."),
     ("strict reconfig", "etcd's --strict-reconfig-check refuses a membership change that would leave the cluster without a quorum of started members."),
+    ("unsafe commit", "Teaching only, never in etcd: let a leader commit an older term's entry once a majority holds it, breaking the paper's Figure 8 rule; the invariant checker shows the damage (preset 20)."),
     ("learner-ready", "A learner can be promoted only when its log has reached this percentage of the leader's log."),
     ("snapshot", "A snapshot replaces a compacted prefix of the log with the state it produced; a follower too far behind receives a snapshot instead of entries."),
     ("compaction", "Compacting a log saves a snapshot of the applied state and discards the entries it covers."),

@@ -113,6 +113,7 @@ pub fn render(v: &View) -> Html {
                 { switch(v, "prevote", "pre-vote", o.prevote, "pre-vote") }
                 { switch(v, "checkquorum", "check-quorum", o.checkquorum, "check-quorum") }
                 { switch(v, "strict-reconfig", "strict reconfig", o.strict_reconfig, "strict reconfig") }
+                { switch(v, "unsafe-commit", "unsafe commit", o.unsafe_commit, "unsafe commit") }
                 <label class="field" title={tip("learner-ready")}>
                     { "learner-ready " }
                     <input class="num" type="number" min="0" max="100"
