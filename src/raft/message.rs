@@ -197,6 +197,14 @@ impl Entry {
         }
     }
 
+    /// The client request id it carries (0: none).
+    pub fn req(&self) -> u64 {
+        match &self.data {
+            EntryData::Put { req, .. } | EntryData::Conf { req, .. } => *req,
+            EntryData::Empty => 0,
+        }
+    }
+
     /// Whether this entry changes the configuration.
     pub fn is_conf(&self) -> bool {
         matches!(self.data, EntryData::Conf { .. })

@@ -656,29 +656,16 @@ impl Raft {
     }
 
     fn leader_propose(&mut self, m: Message) {
-        let req_of = |e: &Entry| match &e.data {
-            EntryData::Put { req, .. } | EntryData::Conf { req, .. } => *req,
-            EntryData::Empty => 0,
-        };
         if !self.trk.progress.contains_key(&self.id) {
-            for e in &m.entries {
-                self.notes.push(Note::ProposalDropped {
-                    req: req_of(e),
-                    reason: "the leader was removed from the configuration".into(),
-                });
-            }
+            self.drop_proposal(&m, "the leader was removed from the configuration");
             return;
         }
         if self.lead_transferee != NONE {
-            for e in &m.entries {
-                self.notes.push(Note::ProposalDropped {
-                    req: req_of(e),
-                    reason: format!(
-                        "leadership transfer to n{} in progress",
-                        self.lead_transferee
-                    ),
-                });
-            }
+            let reason = format!(
+                "leadership transfer to n{} in progress",
+                self.lead_transferee
+            );
+            self.drop_proposal(&m, &reason);
             return;
         }
         let mut accepted = Vec::new();
@@ -1119,12 +1106,8 @@ impl Raft {
 
     fn drop_proposal(&mut self, m: &Message, reason: &str) {
         for e in &m.entries {
-            let req = match &e.data {
-                EntryData::Put { req, .. } | EntryData::Conf { req, .. } => *req,
-                EntryData::Empty => 0,
-            };
             self.notes.push(Note::ProposalDropped {
-                req,
+                req: e.req(),
                 reason: reason.to_string(),
             });
         }

@@ -968,17 +968,9 @@ impl Sim {
             },
             via,
         );
-        let Some(target) = via.or_else(|| self.leader()) else {
-            self.reject(req, "no leader".into());
+        let Some(target) = self.route(req, via) else {
             return Ok(());
         };
-        if !self.is_running(target) {
-            self.reject(req, format!("n{target} is down"));
-            return Ok(());
-        }
-        if let Some(r) = self.requests.get_mut(&req) {
-            r.via = Some(target);
-        }
         let res = self
             .nodes
             .get_mut(&target)
@@ -990,6 +982,23 @@ impl Sim {
             self.reject(req, e);
         }
         Ok(())
+    }
+
+    /// The node a client request goes to: `via`, or the leader. Rejects the request (and
+    /// returns None) when there is no leader or that node is down.
+    fn route(&mut self, req: u64, via: Option<NodeId>) -> Option<NodeId> {
+        let Some(target) = via.or_else(|| self.leader()) else {
+            self.reject(req, "no leader".into());
+            return None;
+        };
+        if !self.is_running(target) {
+            self.reject(req, format!("n{target} is down"));
+            return None;
+        }
+        if let Some(r) = self.requests.get_mut(&req) {
+            r.via = Some(target);
+        }
+        Some(target)
     }
 
     fn read(&mut self, key: &str, via: Option<NodeId>, linearizable: bool) -> Result<(), String> {
@@ -1005,17 +1014,9 @@ impl Sim {
             via,
         );
         self.last_read = Some(req);
-        let Some(target) = via.or_else(|| self.leader()) else {
-            self.reject(req, "no leader".into());
+        let Some(target) = self.route(req, via) else {
             return Ok(());
         };
-        if !self.is_running(target) {
-            self.reject(req, format!("n{target} is down"));
-            return Ok(());
-        }
-        if let Some(r) = self.requests.get_mut(&req) {
-            r.via = Some(target);
-        }
         if linearizable {
             let res = self
                 .nodes
