@@ -4,36 +4,14 @@
 
 use raftlab::raft::Rng;
 use raftlab::sim::player::Player;
-use raftlab::sim::scenario::{Script, Stmt};
+use raftlab::sim::scenario::{Script, Stmt, COMMANDS};
 
-const WORDS: &[&str] = &[
-    "cluster",
-    "tick",
-    "at",
-    "await",
-    "expect",
-    "say",
-    "kill",
-    "restart",
-    "isolate",
-    "partition",
-    "cut",
-    "loss",
-    "heal",
-    "campaign",
-    "propose",
-    "read",
-    "member",
+/// Words beyond the command names (`COMMANDS`): arguments, conditions, edge cases.
+const EXTRA: &[&str] = &[
     "add",
     "promote",
     "remove",
     "change",
-    "start",
-    "transfer-leader",
-    "compact",
-    "force-new-cluster",
-    "drop",
-    "set",
     "within",
     "via",
     "learner",
@@ -93,6 +71,10 @@ const WORDS: &[&str] = &[
     "101",
 ];
 
+fn vocabulary() -> Vec<&'static str> {
+    COMMANDS.iter().chain(EXTRA).copied().collect()
+}
+
 fn soup(rng: &mut Rng) -> String {
     let len = rng.range(0, 200) as usize;
     (0..len)
@@ -107,6 +89,11 @@ fn soup(rng: &mut Rng) -> String {
         .collect()
 }
 
+fn word(rng: &mut Rng) -> &'static str {
+    let words = vocabulary();
+    words[rng.range(0, words.len() as u64) as usize]
+}
+
 fn tokens(rng: &mut Rng) -> String {
     let mut out = String::new();
     if rng.chance(80) {
@@ -114,7 +101,7 @@ fn tokens(rng: &mut Rng) -> String {
     }
     for _ in 0..rng.range(1, 12) {
         for _ in 0..rng.range(1, 7) {
-            out.push_str(WORDS[rng.range(0, WORDS.len() as u64) as usize]);
+            out.push_str(word(rng));
             out.push(if rng.chance(10) { '\t' } else { ' ' });
         }
         out.push('\n');
@@ -133,13 +120,7 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
             0 => {
                 chars.remove(i);
             }
-            1 => chars.insert(
-                i,
-                WORDS[rng.range(0, WORDS.len() as u64) as usize]
-                    .chars()
-                    .next()
-                    .unwrap_or('x'),
-            ),
+            1 => chars.insert(i, word(rng).chars().next().unwrap_or('x')),
             _ => chars[i] = (b' ' + rng.range(0, 95) as u8) as char,
         }
     }
