@@ -233,6 +233,12 @@ impl App {
         self.seen_violations = 0;
     }
 
+    /// Shows the loaded run's size and seed in the toolbar's reset fields.
+    fn sync_reset_form(&mut self, n: usize, seed: u64) {
+        self.ui.forms.reset_n = n.to_string();
+        self.ui.forms.reset_seed = seed.to_string();
+    }
+
     /// Loads scenario text into the player and runs its `cluster` line.
     fn load_script(&mut self, name: String, text: &str) -> bool {
         match Script::parse(text) {
@@ -240,6 +246,9 @@ impl App {
                 let mut player = Player::new(script);
                 // The first line is always `cluster`: run it so the new cluster shows at once.
                 player.step();
+                if let Some(tl) = player.timeline() {
+                    self.sync_reset_form(tl.initial_size(), tl.initial_options().seed);
+                }
                 self.scenario = Some(Loaded {
                     player,
                     name,
@@ -358,6 +367,7 @@ impl App {
                 let failures = player.failures().len();
                 match player.into_timeline() {
                     Some(tl) => {
+                        self.sync_reset_form(tl.initial_size(), tl.initial_options().seed);
                         self.tl = tl;
                         self.scenario = None;
                         self.ui.playing = false;
