@@ -299,19 +299,7 @@ fn check_quorum_votes_ignored_within_lease() {
 fn learner_is_not_counted_for_commit() {
     let mut net = Net::new(3, config(true, true));
     net.campaign(1);
-    net.node_mut(1)
-        .client_conf_change(
-            ConfChange {
-                changes: vec![ConfChangeSingle::AddLearner(4)],
-            },
-            1,
-        )
-        .unwrap();
-    // n4 joins with the common genesis configuration.
-    let genesis = Config::with_voters([1, 2, 3]);
-    net.nodes
-        .insert(4, Raft::new(4, genesis, config(true, true), Rng::new(4)));
-    net.settle();
+    net.add_member(1, 4, true, true, &[1, 2, 3]);
     net.tick_all(2);
     assert!(net.node(1).trk.config.learners.contains(&4));
     let before = net.node(1).log.committed;
@@ -340,15 +328,8 @@ fn learner_is_not_counted_for_commit() {
 fn promotion_refused_while_learner_lags() {
     let mut net = Net::new(3, config(true, true));
     net.campaign(1);
-    net.node_mut(1)
-        .client_conf_change(
-            ConfChange {
-                changes: vec![ConfChangeSingle::AddLearner(4)],
-            },
-            1,
-        )
-        .unwrap();
-    net.settle();
+    // Added, but its process is not started yet.
+    net.add_member(1, 4, true, false, &[1, 2, 3]);
     for i in 0..20 {
         net.propose(1, "k", &i.to_string());
     }
@@ -436,18 +417,7 @@ fn leader_transfer_and_refusal_for_learner() {
     assert_eq!(leaders(&net), vec![2]);
     assert_eq!(net.node(2).term, 2);
     // Add n4 as a learner, let it catch up, then try to move leadership to it.
-    net.node_mut(2)
-        .client_conf_change(
-            ConfChange {
-                changes: vec![ConfChangeSingle::AddLearner(4)],
-            },
-            1,
-        )
-        .unwrap();
-    let genesis = Config::with_voters([1, 2, 3]);
-    net.nodes
-        .insert(4, Raft::new(4, genesis, config(true, true), Rng::new(4)));
-    net.settle();
+    net.add_member(2, 4, true, true, &[1, 2, 3]);
     net.tick_all(2);
     assert!(net.node(4).is_learner());
     let err = net.node_mut(2).client_transfer_leader(4).unwrap_err();

@@ -393,15 +393,20 @@ impl Sim {
 
     /// etcd's transport answers a removed member with "410 Gone" and the member shuts down.
     fn stop_removed(&mut self, id: NodeId, by: NodeId) {
+        self.stop_as_removed(
+            id,
+            format!("n{id} was told by n{by} that it is removed, and stopped"),
+        );
+    }
+
+    /// A running member that knows it was removed stops for good (etcd: "the member has been
+    /// permanently removed from the cluster").
+    fn stop_as_removed(&mut self, id: NodeId, why: String) {
         if let Some(n) = self.nodes.get_mut(&id) {
             if n.status == Status::Running {
                 n.status = Status::Removed;
                 n.epoch += 1;
-                self.log(
-                    Some(id),
-                    EventKind::Membership,
-                    format!("n{id} was told by n{by} that it is removed, and stopped"),
-                );
+                self.log(Some(id), EventKind::Membership, why);
             }
         }
     }
@@ -541,20 +546,8 @@ impl Sim {
                 format!("configuration change {change} applied at index {index}: {config}"),
             );
         }
-        // A member that applies its own removal stops (etcd: "the member has been
-        // permanently removed from the cluster").
         if self_removed {
-            if let Some(n) = self.nodes.get_mut(&id) {
-                if n.status == Status::Running {
-                    n.status = Status::Removed;
-                    n.epoch += 1;
-                    self.log(
-                        Some(id),
-                        EventKind::Membership,
-                        format!("n{id} learned it was removed and stopped"),
-                    );
-                }
-            }
+            self.stop_as_removed(id, format!("n{id} learned it was removed and stopped"));
         }
         // Members removed before they ever ran are gone too.
         for g in removed {

@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use raftlab::raft::log::RaftLog;
 use raftlab::raft::{
-    Config, Durable, Entry, EntryData, Message, MsgType, NodeId, Raft, RaftConfig, Rng, Snapshot,
+    ConfChange, ConfChangeSingle, Config, Durable, Entry, EntryData, Message, MsgType, NodeId,
+    Raft, RaftConfig, Rng, Snapshot,
 };
 
 /// Raft settings used by the harness: pre-vote and check-quorum as given.
@@ -183,6 +184,38 @@ impl Net {
         self.node_mut(id)
             .client_put(key, value, 0)
             .expect("proposal accepted");
+        self.settle();
+    }
+
+    /// `etcdctl member add`: the leader proposes adding `id` (as a learner or a voter) and, with
+    /// `start`, the new member's process starts from the genesis configuration `voters`.
+    pub fn add_member(
+        &mut self,
+        leader: NodeId,
+        id: NodeId,
+        learner: bool,
+        start: bool,
+        voters: &[NodeId],
+    ) {
+        let change = if learner {
+            ConfChangeSingle::AddLearner(id)
+        } else {
+            ConfChangeSingle::AddNode(id)
+        };
+        self.node_mut(leader)
+            .client_conf_change(
+                ConfChange {
+                    changes: vec![change],
+                },
+                id,
+            )
+            .expect("membership change accepted");
+        if start {
+            let cfg = self.node(leader).cfg.clone();
+            let genesis = Config::with_voters(voters.iter().copied());
+            self.nodes
+                .insert(id, Raft::new(id, genesis, cfg, Rng::new(id)));
+        }
         self.settle();
     }
 
