@@ -8,9 +8,8 @@ use crate::sim::Action;
 
 use super::action_bar::request_line;
 use super::app::{Msg, View};
-use super::forms::{parse_node, Field};
+use super::forms::{node_select, parse_node, Field};
 use super::glossary::tip;
-use super::style::node_name;
 
 fn input(v: &View, field: Field, value: &str, label: &str) -> Html {
     let oninput = v.link.callback(move |e: InputEvent| {
@@ -18,28 +17,6 @@ fn input(v: &View, field: Field, value: &str, label: &str) -> Html {
         Msg::Field(field, i.value())
     });
     html! { <input type="text" size="6" value={value.to_string()} {oninput} aria-label={label.to_string()} /> }
-}
-
-fn via_select(v: &View, field: Field, value: &str, label: &str) -> Html {
-    let onchange = v.link.callback(move |e: Event| {
-        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
-        Msg::Field(field, s.value())
-    });
-    let opts = v
-        .sim
-        .nodes
-        .keys()
-        .map(|id| {
-            let name = node_name(*id);
-            html! { <option value={name.clone()} selected={value == name}>{ format!("via {name}") }</option> }
-        })
-        .collect::<Html>();
-    html! {
-        <select {onchange} aria-label={label.to_string()}>
-            <option value="" selected={value.is_empty()}>{ "to the leader" }</option>
-            { opts }
-        </select>
-    }
 }
 
 /// The panel.
@@ -78,7 +55,7 @@ pub fn render(v: &View) -> Html {
                     { input(v, Field::PutKey, &f.put_key, "key to write") }
                     { "=" }
                     { input(v, Field::PutValue, &f.put_value, "value to write") }
-                    { via_select(v, Field::PutVia, &f.put_via, "write goes to") }
+                    { node_select(v, Field::PutVia, &f.put_via, "write goes to", "to the leader", "via ") }
                     <button class="primary" onclick={put_btn} aria-label="propose write" title={put_etcd.clone()}>{ "Propose" }</button>
                 </div>
                 <code class="etcdctl preview">{ put_etcd }</code>
@@ -87,7 +64,7 @@ pub fn render(v: &View) -> Html {
                 <legend>{ "Read" }</legend>
                 <div class="row wrap">
                     { input(v, Field::ReadKey, &f.read_key, "key to read") }
-                    { via_select(v, Field::ReadVia, &f.read_via, "read from") }
+                    { node_select(v, Field::ReadVia, &f.read_via, "read from", "to the leader", "via ") }
                     <label class="radio" title={tip("linearizable read")}>
                         <input type="radio" name="read-mode" checked={f.read_linearizable} onchange={lin} aria-label="linearizable" />{ "linearizable" }
                     </label>

@@ -157,3 +157,36 @@ pub fn parse_nodes(s: &str) -> Result<Vec<NodeId>, String> {
         .map(|w| parse_node(w).ok_or_else(|| format!("'{w}' is not a node id like n4")))
         .collect()
 }
+
+/// A drop-down of every node for a form field: the empty choice is labelled `none_label`,
+/// each node `prefix` + its name ("via n2").
+pub fn node_select(
+    v: &super::app::View,
+    field: Field,
+    value: &str,
+    label: &str,
+    none_label: &str,
+    prefix: &str,
+) -> yew::Html {
+    use yew::prelude::*;
+    use yew::TargetCast;
+    let onchange = v.link.callback(move |e: Event| {
+        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        super::app::Msg::Field(field, s.value())
+    });
+    let opts = v
+        .sim
+        .nodes
+        .keys()
+        .map(|id| {
+            let name = super::style::node_name(*id);
+            html! { <option value={name.clone()} selected={value == name}>{ format!("{prefix}{name}") }</option> }
+        })
+        .collect::<Html>();
+    html! {
+        <select {onchange} aria-label={label.to_string()}>
+            <option value="" selected={value.is_empty()}>{ none_label.to_string() }</option>
+            { opts }
+        </select>
+    }
+}

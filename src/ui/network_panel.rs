@@ -7,31 +7,9 @@ use crate::raft::NodeId;
 use crate::sim::{Action, Status};
 
 use super::app::{Msg, View};
-use super::forms::{parse_node, Field};
+use super::forms::{node_select, parse_node, Field};
 use super::glossary::tip;
 use super::style::{group_letter, node_name};
-
-fn node_select(v: &View, field: Field, value: &str, label: &str) -> Html {
-    let onchange = v.link.callback(move |e: Event| {
-        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
-        Msg::Field(field, s.value())
-    });
-    let opts = v
-        .sim
-        .nodes
-        .keys()
-        .map(|id| {
-            let name = node_name(*id);
-            html! { <option value={name.clone()} selected={value == name}>{ name.clone() }</option> }
-        })
-        .collect::<Html>();
-    html! {
-        <select {onchange} aria-label={label.to_string()}>
-            <option value="" selected={value.is_empty()}>{ "—" }</option>
-            { opts }
-        </select>
-    }
-}
 
 fn partition_action(v: &View) -> Option<Action> {
     let mut groups: Vec<Vec<NodeId>> = vec![Vec::new(); 3];
@@ -170,9 +148,9 @@ pub fn render(v: &View) -> Html {
             <fieldset>
                 <legend title={tip("cut link")}>{ "Cut one link" }</legend>
                 <div class="row">
-                    { node_select(v, Field::CutA, &f.cut_a, "link end A") }
+                    { node_select(v, Field::CutA, &f.cut_a, "link end A", "—", "") }
                     { "—" }
-                    { node_select(v, Field::CutB, &f.cut_b, "link end B") }
+                    { node_select(v, Field::CutB, &f.cut_b, "link end B", "—", "") }
                     { cut_btn }
                 </div>
             </fieldset>
