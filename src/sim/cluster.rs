@@ -252,13 +252,12 @@ impl Sim {
             .unwrap_or_else(|| self.genesis.clone())
     }
 
-    /// Voters of the configuration in force the leader can reach now (itself included):
-    /// running and connected. None without a leader.
-    pub fn reachable_voters(&self) -> Option<usize> {
+    /// How many of `voters` the leader can reach now (itself included): running and
+    /// connected. None without a leader. Pass one half of a joint configuration to count it.
+    pub fn reachable_voters(&self, voters: &BTreeSet<NodeId>) -> Option<usize> {
         let l = self.leader()?;
-        let cfg = self.config();
         Some(
-            cfg.all_voters()
+            voters
                 .iter()
                 .filter(|v| **v == l || (self.is_running(**v) && self.net.connected(l, **v)))
                 .count(),

@@ -19,16 +19,6 @@ fn names(ids: &BTreeSet<NodeId>) -> String {
         .join(" ")
 }
 
-/// Voters of `half` the leader reaches (itself included); None without a leader.
-fn reachable(sim: &Sim, half: &BTreeSet<NodeId>) -> Option<usize> {
-    let l = sim.leader()?;
-    Some(
-        half.iter()
-            .filter(|v| **v == l || (sim.is_running(**v) && sim.net.connected(l, **v)))
-            .count(),
-    )
-}
-
 fn why_not(sim: &Sim, id: NodeId) -> Option<String> {
     let n = sim.nodes.get(&id)?;
     match n.status {
@@ -43,7 +33,7 @@ fn why_not(sim: &Sim, id: NodeId) -> Option<String> {
 
 fn half(sim: &Sim, label: &str, ids: &BTreeSet<NodeId>) -> (String, usize) {
     let q = ids.len() / 2 + 1;
-    let reach = match reachable(sim, ids) {
+    let reach = match sim.reachable_voters(ids) {
         Some(r) => format!(", {r} reachable"),
         None => ", no leader".to_string(),
     };
@@ -75,11 +65,12 @@ pub fn render(v: &View) -> Html {
         ),
         None => "no leader".to_string(),
     };
-    let reach = reachable(sim, &cfg.voters);
+    let reach = sim.reachable_voters(&cfg.voters);
     let has_quorum = reach.is_some_and(|r| r >= q)
-        && outgoing
-            .as_ref()
-            .is_none_or(|(_, oq)| reachable(sim, &cfg.outgoing).is_some_and(|r| r >= *oq));
+        && outgoing.as_ref().is_none_or(|(_, oq)| {
+            sim.reachable_voters(&cfg.outgoing)
+                .is_some_and(|r| r >= *oq)
+        });
     html! {
         <div class={classes!("quorum", (!has_quorum).then_some("lost"))}
             data-quorum={q.to_string()} data-voters={cfg.voters.len().to_string()}
