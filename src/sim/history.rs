@@ -167,12 +167,8 @@ impl Timeline {
     /// Moves forward to time `t` (ms), replaying recorded actions on the way and extending
     /// the branch when past its head.
     pub fn advance_to(&mut self, t: u64) {
-        while self.next_action < self.actions.len() && self.actions[self.next_action].time <= t {
-            let a = self.actions[self.next_action].clone();
-            self.run_events_to(a.processed, a.time);
-            // It succeeded when it was first taken and the state is the same now.
-            let _ = self.cur.apply(&a.action);
-            self.next_action += 1;
+        while self.pending_action().is_some_and(|a| a.time <= t) {
+            self.replay_next_action(true);
         }
         while self.cur.now < t {
             let step_to = (self.cur.now / self.interval + 1) * self.interval;
@@ -190,13 +186,12 @@ impl Timeline {
 
     /// Processes the next event (or the next recorded action, if it comes first).
     pub fn step_event(&mut self) {
-        if self.next_action < self.actions.len()
-            && self.actions[self.next_action].processed <= self.cur.processed
+        let processed = self.cur.processed;
+        if self
+            .pending_action()
+            .is_some_and(|a| a.processed <= processed)
         {
-            let a = self.actions[self.next_action].clone();
-            self.cur.replay_to(a.processed, a.time);
-            let _ = self.cur.apply(&a.action);
-            self.next_action += 1;
+            self.replay_next_action(false);
         } else {
             self.cur.step_event();
         }
@@ -228,15 +223,34 @@ impl Timeline {
     /// Rebuilds the state after `processed` events (and at least time `time`).
     pub fn goto(&mut self, processed: u64, time: u64) {
         self.restore_before(processed, u64::MAX);
-        while self.next_action < self.actions.len()
-            && self.actions[self.next_action].processed <= processed
+        while self
+            .pending_action()
+            .is_some_and(|a| a.processed <= processed)
         {
-            let a = self.actions[self.next_action].clone();
-            self.cur.replay_to(a.processed, a.time);
-            let _ = self.cur.apply(&a.action);
-            self.next_action += 1;
+            self.replay_next_action(false);
         }
         self.cur.replay_to(processed, time);
+    }
+
+    /// The next recorded action not yet taken in the current state.
+    fn pending_action(&self) -> Option<&Recorded> {
+        self.actions.get(self.next_action)
+    }
+
+    /// Brings the simulator to the position of the next recorded action and takes it again;
+    /// `via_checkpoints` takes checkpoints on the way (when this may extend the branch).
+    fn replay_next_action(&mut self, via_checkpoints: bool) {
+        let Some(a) = self.pending_action().cloned() else {
+            return;
+        };
+        if via_checkpoints {
+            self.run_events_to(a.processed, a.time);
+        } else {
+            self.cur.replay_to(a.processed, a.time);
+        }
+        // It succeeded when it was first taken and the state is the same now.
+        let _ = self.cur.apply(&a.action);
+        self.next_action += 1;
     }
 
     fn restore_before(&mut self, processed: u64, time: u64) {
