@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
+use crate::i18n::Lang;
 use crate::raft::{Config, Message, Raft, RaftConfig, Rng, Role};
 
 use super::cluster::{Sim, Status};
@@ -28,11 +29,13 @@ fn heap() -> Option<usize> {
 }
 
 const USAGE: &str = "usage:
-  raftlab run [--json] [--quiet] FILE.scn   run a scenario (FILE may be preset:NAME)
+  raftlab run [--json] [--quiet] [--lang en|zh] FILE.scn
+                                            run a scenario (FILE may be preset:NAME);
+                                            --lang zh: narration and events in Chinese
   raftlab bench [--ticks N] [--history-ticks N]
                                             throughput of the core and the simulator;
                                             memory and seek time of a long history
-  raftlab presets                           list the narrated presets";
+  raftlab presets [--lang en|zh]            list the narrated presets";
 
 /// Runs the CLI with `args` (without the program name); returns the exit code.
 pub fn main(args: &[String]) -> i32 {
@@ -40,9 +43,20 @@ pub fn main(args: &[String]) -> i32 {
         Some("run") => run(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("presets") => {
+            let lang = match &args[1..] {
+                [] => Lang::En,
+                [flag, code] if flag == "--lang" => match parse_lang(code) {
+                    Ok(l) => l,
+                    Err(code) => return code,
+                },
+                _ => {
+                    eprintln!("{USAGE}");
+                    return 2;
+                }
+            };
             for p in PRESETS {
-                println!("{:<28} {}", p.id, p.title());
-                println!("{:<28} {}", "", p.description());
+                println!("{:<28} {}", p.id, p.title_in(lang));
+                println!("{:<28} {}", "", p.description_in(lang));
             }
             0
         }
@@ -70,10 +84,22 @@ fn run(args: &[String]) -> i32 {
     let mut json_out = false;
     let mut quiet = false;
     let mut file = None;
-    for a in args {
+    let mut lang = Lang::En;
+    let mut args = args.iter();
+    while let Some(a) = args.next() {
         match a.as_str() {
             "--json" => json_out = true,
             "--quiet" => quiet = true,
+            "--lang" => {
+                let Some(code) = args.next() else {
+                    eprintln!("--lang needs en or zh\n{USAGE}");
+                    return 2;
+                };
+                match parse_lang(code) {
+                    Ok(l) => lang = l,
+                    Err(code) => return code,
+                }
+            }
             f if !f.starts_with("--") && file.is_none() => file = Some(f.to_string()),
             other => {
                 eprintln!("unexpected argument '{other}'\n{USAGE}");
@@ -101,16 +127,23 @@ fn run(args: &[String]) -> i32 {
     };
     let mut player = Player::new(script);
     player.keep_trace = !json_out && !quiet;
+    player.lang = lang;
     let mut printed = 0;
     while let Some(r) = player.step() {
         if player.keep_trace {
             for e in &player.trace[printed..] {
-                println!("[{:>8.1}] {}", e.time as f64 / 100.0, e.text);
+                println!("[{:>8.1}] {}", e.time as f64 / 100.0, e.text_in(lang));
             }
             printed = player.trace.len();
         }
         match &r.status {
-            LineStatus::Failed(m) if !json_out => println!("{file}:{}: FAILED: {m}", r.lineno),
+            LineStatus::Failed(m) if !json_out => {
+                println!(
+                    "{file}:{}: {}: {m}",
+                    r.lineno,
+                    crate::tr!(lang, "cli.failed")
+                )
+            }
             LineStatus::Narration(t) if !json_out && !quiet => println!("  >> {t}"),
             _ => {}
         }
@@ -134,13 +167,30 @@ fn run(args: &[String]) -> i32 {
         print_table(sim);
         let n = player.results().len();
         println!(
-            "{file}: {} of {n} lines ok, {} failed, {} invariant violations",
-            n - failures.len(),
-            failures.len(),
-            sim.violations.len()
+            "{}",
+            crate::tr!(
+                lang,
+                "cli.summary",
+                file = file,
+                ok = n - failures.len(),
+                n = n,
+                failed = failures.len(),
+                violations = sim.violations.len()
+            )
         );
     }
     i32::from(!failures.is_empty())
+}
+
+/// `--lang CODE`: the language, or exit code 2 after saying what is known.
+fn parse_lang(code: &str) -> Result<Lang, i32> {
+    match Lang::parse(code) {
+        Some(l) if l.code() == code => Ok(l),
+        _ => {
+            eprintln!("unknown language '{code}' (known: en, zh)");
+            Err(2)
+        }
+    }
 }
 
 fn word(id: u64) -> serde_json::Value {

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 
+use crate::i18n::{Lang, Msg};
 use crate::raft::invariants::{Checker, Observed};
 use crate::raft::{
     ConfChange, ConfChangeSingle, Config, Message, MsgType, NodeId, Note, Raft, Rng, Role,
@@ -20,7 +21,7 @@ use super::client::{Outcome, ReqKind, Request};
 use super::event::{Event, EventKind};
 use super::network::{InFlight, Network};
 use super::options::Options;
-use super::words;
+use super::{labels, words};
 
 /// Milliseconds per tick (etcd's default heartbeat interval).
 pub const TICK_MS: u64 = 100;
@@ -168,7 +169,9 @@ impl Sim {
         sim.log(
             None,
             EventKind::Info,
-            format!("cluster of {n} voters, seed {}", sim.opts.seed),
+            Msg::new("ev.cluster_created")
+                .arg("n", n)
+                .arg("seed", sim.opts.seed),
         );
         sim
     }
@@ -392,15 +395,12 @@ impl Sim {
 
     /// etcd's transport answers a removed member with "410 Gone" and the member shuts down.
     fn stop_removed(&mut self, id: NodeId, by: NodeId) {
-        self.stop_as_removed(
-            id,
-            format!("n{id} was told by n{by} that it is removed, and stopped"),
-        );
+        self.stop_as_removed(id, Msg::new("ev.told_removed").arg("id", id).arg("by", by));
     }
 
     /// A running member that knows it was removed stops for good (etcd: "the member has been
     /// permanently removed from the cluster").
-    fn stop_as_removed(&mut self, id: NodeId, why: String) {
+    fn stop_as_removed(&mut self, id: NodeId, why: Msg) {
         if let Some(n) = self.nodes.get_mut(&id) {
             if n.status == Status::Running {
                 n.status = Status::Removed;
@@ -459,11 +459,13 @@ impl Sim {
                 if let Some(r) = self.requests.get_mut(req) {
                     if r.outcome == Outcome::Pending {
                         r.outcome = Outcome::Committed { index: *index };
-                        let label = r.kind.label();
+                        let label = labels::request(&r.kind);
                         self.log(
                             Some(id),
                             EventKind::Client,
-                            format!("{label} committed at index {index}"),
+                            Msg::new("ev.committed")
+                                .arg("label", label)
+                                .arg("index", *index),
                         );
                     }
                 }
@@ -486,15 +488,23 @@ impl Sim {
                         r.outcome = Outcome::Rejected {
                             reason: reason.clone(),
                         };
-                        let label = r.kind.label();
+                        let label = labels::request(&r.kind);
                         self.log(
                             Some(id),
                             EventKind::Client,
-                            format!("{label} rejected: {reason}"),
+                            Msg::new("ev.rejected")
+                                .arg("label", label)
+                                .arg("reason", reason.as_str()),
                         );
                     }
                 } else if *req == 0 {
-                    self.log(Some(id), EventKind::Membership, format!("n{id}: {reason}"));
+                    self.log(
+                        Some(id),
+                        EventKind::Membership,
+                        Msg::new("ev.node_reason")
+                            .arg("id", id)
+                            .arg("reason", reason.as_str()),
+                    );
                 }
                 return;
             }
@@ -506,12 +516,16 @@ impl Sim {
                             index: Some(*index),
                             stale: None,
                         };
-                        let label = r.kind.label();
-                        let shown = value.as_deref().unwrap_or("(none)");
+                        let label = labels::request(&r.kind);
+                        let shown = shown_value(value.as_deref());
                         self.log(
                             Some(id),
                             EventKind::Read,
-                            format!("{label} at n{id} = {shown} (read index {index})"),
+                            Msg::new("ev.read_result")
+                                .arg("label", label)
+                                .arg("id", id)
+                                .arg("value", shown)
+                                .arg("index", *index),
                         );
                     }
                 }
@@ -542,11 +556,14 @@ impl Sim {
             self.log(
                 Some(id),
                 EventKind::Membership,
-                format!("configuration change {change} applied at index {index}: {config}"),
+                Msg::new("ev.conf_applied")
+                    .arg("change", change)
+                    .arg("index", index)
+                    .arg("config", config),
             );
         }
         if self_removed {
-            self.stop_as_removed(id, format!("n{id} learned it was removed and stopped"));
+            self.stop_as_removed(id, Msg::new("ev.learned_removed").arg("id", id));
         }
         // Members removed before they ever ran are gone too.
         for g in removed {
@@ -559,14 +576,16 @@ impl Sim {
     }
 
     /// Appends an event to the log.
-    pub fn log(&mut self, node: Option<NodeId>, kind: EventKind, text: String) {
+    pub fn log(&mut self, node: Option<NodeId>, kind: EventKind, msg: impl Into<Msg>) {
+        let msg = msg.into();
         self.event_count += 1;
         self.events.push_back(Event {
             seq: self.event_count,
             time: self.now,
             node,
             kind,
-            text,
+            text: msg.render(Lang::En),
+            msg,
         });
         while self.events.len() > EVENT_CAP {
             self.events.pop_front();
@@ -591,10 +610,10 @@ impl Sim {
             self.log(
                 None,
                 EventKind::Invariant,
-                format!(
-                    "INVARIANT VIOLATED: {}: {} (after {cause})",
-                    v.invariant, v.detail
-                ),
+                Msg::new("ev.invariant")
+                    .arg("invariant", v.invariant.to_string())
+                    .arg("detail", v.detail.to_string())
+                    .arg("cause", cause),
             );
             self.violations.push(ViolationRecord {
                 time: self.now,
@@ -649,9 +668,11 @@ impl Sim {
             let via = r.via;
             // Server refusals already name what they refuse ("promote n4 refused: ...").
             let text = if reason.starts_with(&label) {
-                reason
+                Msg::verbatim(reason)
             } else {
-                format!("{label} rejected: {reason}")
+                Msg::new("ev.rejected")
+                    .arg("label", labels::request(&r.kind))
+                    .arg("reason", reason)
             };
             self.log(via, EventKind::Client, text);
         }
@@ -690,7 +711,11 @@ impl Sim {
                 let n = self.nodes.get_mut(id).expect("checked");
                 n.status = Status::Killed;
                 n.epoch += 1;
-                self.log(Some(*id), EventKind::Fault, format!("n{id} crashed"));
+                self.log(
+                    Some(*id),
+                    EventKind::Fault,
+                    Msg::new("ev.crashed").arg("id", *id),
+                );
             }
             Action::Restart(id) => {
                 let n = self.node_ref(*id)?;
@@ -701,14 +726,18 @@ impl Sim {
                 self.log(
                     Some(*id),
                     EventKind::Fault,
-                    format!("n{id} restarted from its durable state"),
+                    Msg::new("ev.restarted").arg("id", *id),
                 );
             }
             Action::Isolate(id) => {
                 self.node_ref(*id)?;
                 let all = self.ids();
                 self.net.isolate(*id, &all);
-                self.log(Some(*id), EventKind::Fault, format!("n{id} isolated"));
+                self.log(
+                    Some(*id),
+                    EventKind::Fault,
+                    Msg::new("ev.isolated").arg("id", *id),
+                );
             }
             Action::Partition(groups) => {
                 for g in groups {
@@ -721,10 +750,8 @@ impl Sim {
                 self.log(
                     None,
                     EventKind::Fault,
-                    format!(
-                        "network partitioned: {}",
-                        action.to_scn().trim_start_matches("partition ")
-                    ),
+                    Msg::new("ev.partitioned")
+                        .arg("groups", action.to_scn().trim_start_matches("partition ")),
                 );
             }
             Action::Cut(a, b) => {
@@ -734,18 +761,26 @@ impl Sim {
                     return Err("cannot cut a node from itself".into());
                 }
                 self.net.cut(*a, *b);
-                self.log(None, EventKind::Fault, format!("link n{a}–n{b} cut"));
+                self.log(
+                    None,
+                    EventKind::Fault,
+                    Msg::new("ev.cut").arg("a", *a).arg("b", *b),
+                );
             }
             Action::Loss(p) => {
                 if *p > 100 {
                     return Err(format!("loss {p}% is more than 100%"));
                 }
                 self.net.loss = *p;
-                self.log(None, EventKind::Fault, format!("{p}% of messages lost"));
+                self.log(
+                    None,
+                    EventKind::Fault,
+                    Msg::new("ev.loss").arg("percent", *p),
+                );
             }
             Action::Heal => {
                 self.net.heal();
-                self.log(None, EventKind::Fault, "network healed".into());
+                self.log(None, EventKind::Fault, Msg::new("ev.healed"));
             }
             Action::Campaign(id) => {
                 self.require_running(*id)?;
@@ -771,13 +806,13 @@ impl Sim {
                         self.log(
                             Some(*id),
                             EventKind::Membership,
-                            format!("n{id} process started; it joins the cluster"),
+                            Msg::new("ev.started").arg("id", *id),
                         );
                     }
                     Status::Misconfigured => self.log(
                         Some(*id),
                         EventKind::Membership,
-                        format!("n{id} never comes up: the cluster knows it by a wrong peer URL"),
+                        Msg::new("ev.never_up").arg("id", *id),
                     ),
                     s => return Err(format!("n{id} is {}, not a new member", s.name())),
                 }
@@ -895,9 +930,7 @@ impl Sim {
                 self.log(
                     Some(*id),
                     EventKind::Membership,
-                    format!(
-                        "n{id} restarted with --force-new-cluster: uncommitted entries dropped, every other member removed"
-                    ),
+                    Msg::new("ev.force_new_cluster").arg("id", *id),
                 );
             }
             Action::Drop(mid) => {
@@ -907,12 +940,10 @@ impl Sim {
                 self.log(
                     Some(f.msg.from),
                     EventKind::Fault,
-                    format!(
-                        "{} n{}→n{} dropped by hand",
-                        f.msg.msg_type.name(),
-                        f.msg.from,
-                        f.msg.to
-                    ),
+                    Msg::new("ev.dropped_by_hand")
+                        .arg("type", f.msg.msg_type.name())
+                        .arg("from", f.msg.from)
+                        .arg("to", f.msg.to),
                 );
                 self.dropped(&f, "dropped by hand");
             }
@@ -927,7 +958,13 @@ impl Sim {
                 for n in self.nodes.values_mut() {
                     n.raft.cfg = cfg.clone();
                 }
-                self.log(None, EventKind::Info, format!("{name} set to {value}"));
+                self.log(
+                    None,
+                    EventKind::Info,
+                    Msg::new("ev.option_set")
+                        .arg("name", name.as_str())
+                        .arg("value", value.as_str()),
+                );
             }
         }
         Ok(())
@@ -1044,11 +1081,13 @@ impl Sim {
         } else {
             None
         };
-        let shown = value.clone().unwrap_or_else(|| "(none)".into());
-        let text = match &stale {
-            Some(_) => format!("serializable read {key} at n{target} = {shown} (STALE)"),
-            None => format!("serializable read {key} at n{target} = {shown}"),
-        };
+        let text = Msg::new(match &stale {
+            Some(_) => "ev.serializable_read_stale",
+            None => "ev.serializable_read",
+        })
+        .arg("key", key)
+        .arg("id", target)
+        .arg("value", shown_value(value.as_deref()));
         if let Some(r) = self.requests.get_mut(&req) {
             r.outcome = Outcome::Value {
                 value,
@@ -1140,4 +1179,12 @@ fn check_word(s: &str, what: &str) -> Result<(), String> {
         return Err(format!("{what} '{s}' must not contain spaces, '=' or '#'"));
     }
     Ok(())
+}
+
+/// A read's value for the event log: the value itself, or "(none)" in the reader's language.
+fn shown_value(value: Option<&str>) -> Msg {
+    match value {
+        Some(v) => Msg::verbatim(v),
+        None => Msg::new("word.none"),
+    }
 }

@@ -10,6 +10,7 @@ pub mod cluster;
 pub mod cond;
 pub mod event;
 pub mod history;
+pub mod labels;
 pub mod network;
 pub mod options;
 pub mod player;

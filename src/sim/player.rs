@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::Lang;
+
 use super::event::Event;
 use super::history::Timeline;
 use super::scenario::{Script, Stmt};
@@ -42,6 +44,8 @@ pub struct Player {
     pub trace: Vec<Event>,
     /// Whether to collect `trace` (the CLI does; the UI reads the simulator's own log).
     pub keep_trace: bool,
+    /// The language narration is reported in (a line without a translation stays English).
+    pub lang: Lang,
     seen_seq: u64,
     seen_violations: usize,
 }
@@ -56,6 +60,7 @@ impl Player {
             results: Vec::new(),
             trace: Vec::new(),
             keep_trace: false,
+            lang: Lang::En,
             seen_seq: 0,
             seen_violations: 0,
         }
@@ -133,6 +138,11 @@ impl Player {
         let line = self.script.lines[idx].clone();
         self.pc += 1;
         let mut status = self.exec(&line.stmt);
+        if let LineStatus::Narration(text) = &mut status {
+            if let Some(t) = line.narration(self.lang) {
+                *text = t.to_string();
+            }
+        }
         self.collect();
         if let Some(tl) = &self.tl {
             let v = &tl.sim().violations;
@@ -255,5 +265,27 @@ mod tests {
         );
         assert_eq!(f[1].lineno, 6);
         assert!(matches!(p.results()[3].status, LineStatus::Narration(ref t) if t == "hi"));
+    }
+
+    #[test]
+    fn narration_comes_in_the_players_language() {
+        let text = "cluster 1\nsay One node.\nsay.zh 一个节点。\nsay Two.\n";
+        for (lang, want) in [
+            (Lang::En, ["One node.", "Two."]),
+            (Lang::Zh, ["一个节点。", "Two."]),
+        ] {
+            let mut p = Player::new(Script::parse(text).unwrap());
+            p.lang = lang;
+            p.run_all();
+            let said: Vec<String> = p
+                .results()
+                .iter()
+                .filter_map(|r| match &r.status {
+                    LineStatus::Narration(t) => Some(t.clone()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(said, want);
+        }
     }
 }

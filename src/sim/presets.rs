@@ -1,6 +1,10 @@
 //! The narrated presets: one `.scn` file per lesson, shipped inside the app and run by the
 //! tests. Each file starts with `# title:` and `# description:` lines.
 
+use crate::i18n::Lang;
+
+use super::scenario::Script;
+
 /// One preset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Preset {
@@ -11,24 +15,73 @@ pub struct Preset {
 }
 
 impl Preset {
-    fn header(&self, key: &str) -> &'static str {
+    /// The value of the `# KEY: value` header line, exactly KEY (so `title` never matches
+    /// `title.zh`).
+    fn header(&self, key: &str) -> Option<&'static str> {
         let text: &'static str = self.text;
         text.lines()
             .filter_map(|l| l.trim().strip_prefix('#'))
             .filter_map(|l| l.trim().strip_prefix(key))
-            .map(|l| l.trim_start_matches(':').trim())
-            .next()
-            .unwrap_or("")
+            .find_map(|l| l.strip_prefix(':'))
+            .map(str::trim)
     }
 
     /// Its title.
     pub fn title(&self) -> &'static str {
-        self.header("title")
+        self.header("title").unwrap_or("")
     }
 
     /// Its one-line description.
     pub fn description(&self) -> &'static str {
-        self.header("description")
+        self.header("description").unwrap_or("")
+    }
+
+    /// Its title in `lang` (`# title.zh:`), or the English one when it has none.
+    pub fn title_in(&self, lang: Lang) -> &'static str {
+        self.localized("title", lang)
+    }
+
+    /// Its description in `lang` (`# description.zh:`), or the English one.
+    pub fn description_in(&self, lang: Lang) -> &'static str {
+        self.localized("description", lang)
+    }
+
+    fn localized(&self, key: &str, lang: Lang) -> &'static str {
+        if lang != Lang::En {
+            if let Some(t) = self.header(&format!("{key}.{}", lang.code())) {
+                return t;
+            }
+        }
+        self.header(key).unwrap_or("")
+    }
+
+    /// What this preset lacks in `lang`: its title, description or the translation of a
+    /// `say` line (by line number). Empty when it is complete.
+    pub fn missing_in(&self, lang: Lang) -> Vec<String> {
+        let mut gaps = Vec::new();
+        if lang == Lang::En {
+            return gaps;
+        }
+        for key in ["title", "description"] {
+            if self.header(&format!("{key}.{}", lang.code())).is_none() {
+                gaps.push(format!("# {key}.{}", lang.code()));
+            }
+        }
+        match Script::parse(self.text) {
+            Ok(script) => {
+                for l in &script.lines {
+                    if l.say().is_some() && !l.translations.iter().any(|(t, _)| *t == lang) {
+                        gaps.push(format!(
+                            "line {}: say without say.{}",
+                            l.lineno,
+                            lang.code()
+                        ));
+                    }
+                }
+            }
+            Err(e) => gaps.push(format!("does not parse: {e}")),
+        }
+        gaps
     }
 }
 
@@ -67,4 +120,39 @@ presets![
 /// The preset with this id.
 pub fn find(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_narrated_in_every_language() {
+        let gaps: Vec<String> = PRESETS
+            .iter()
+            .flat_map(|p| {
+                Lang::ALL.iter().flat_map(move |l| {
+                    p.missing_in(*l)
+                        .into_iter()
+                        .map(move |g| format!("{}: {g}", p.id))
+                })
+            })
+            .collect();
+        assert!(gaps.is_empty(), "untranslated:\n{}", gaps.join("\n"));
+    }
+
+    #[test]
+    fn a_missing_translation_is_found() {
+        let p = Preset {
+            id: "t",
+            text:
+                "# title: T\n# title.zh: 题\n# description: D\ncluster 1\nsay a\nsay.zh 甲\nsay b\n",
+        };
+        assert_eq!(p.title_in(Lang::Zh), "题");
+        assert_eq!(p.description_in(Lang::Zh), "D");
+        assert_eq!(
+            p.missing_in(Lang::Zh),
+            ["# description.zh", "line 7: say without say.zh"]
+        );
+    }
 }

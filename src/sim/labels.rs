@@ -1,0 +1,89 @@
+//! Short names worded through the catalogs: node status, progress state, request labels.
+
+use crate::i18n::Msg;
+use crate::raft::ProgressState;
+
+use super::client::ReqKind;
+use super::cluster::Status;
+
+/// The name of a progress state ("probe", "探测").
+pub fn progress(state: ProgressState) -> Msg {
+    Msg::new(match state {
+        ProgressState::Probe => "progress.probe",
+        ProgressState::Replicate => "progress.replicate",
+        ProgressState::Snapshot => "progress.snapshot",
+    })
+}
+
+/// The name of a node's status ("not started", "未启动").
+pub fn status(status: Status) -> Msg {
+    Msg::new(match status {
+        Status::Running => "status.running",
+        Status::Killed => "status.killed",
+        Status::NotStarted => "status.not_started",
+        Status::Misconfigured => "status.misconfigured",
+        Status::Removed => "status.removed",
+    })
+}
+
+/// A request's label for the event log ("put x=1", "写入 x=1"). Membership changes are
+/// etcdctl-like commands ("member add n4") and stay as they are.
+pub fn request(kind: &ReqKind) -> Msg {
+    match kind {
+        ReqKind::Write { key, value } => Msg::new("req.put")
+            .arg("key", key.as_str())
+            .arg("value", value.as_str()),
+        ReqKind::Read { key, linearizable } => Msg::new(if *linearizable {
+            "req.read_linearizable"
+        } else {
+            "req.read_serializable"
+        })
+        .arg("key", key.as_str()),
+        ReqKind::Member { desc } => Msg::verbatim(desc.as_str()),
+        ReqKind::Transfer { to } => Msg::new("req.transfer").arg("to", *to),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    #[test]
+    fn labels_match_the_english_names_they_replace() {
+        for s in [
+            Status::Running,
+            Status::Killed,
+            Status::NotStarted,
+            Status::Misconfigured,
+            Status::Removed,
+        ] {
+            assert_eq!(status(s).render(Lang::En), s.name());
+            assert_ne!(status(s).render(Lang::Zh), s.name());
+        }
+        for p in [
+            ProgressState::Probe,
+            ProgressState::Replicate,
+            ProgressState::Snapshot,
+        ] {
+            assert_eq!(progress(p).render(Lang::En), p.name());
+        }
+        for k in [
+            ReqKind::Write {
+                key: "x".into(),
+                value: "1".into(),
+            },
+            ReqKind::Read {
+                key: "x".into(),
+                linearizable: true,
+            },
+            ReqKind::Read {
+                key: "x".into(),
+                linearizable: false,
+            },
+            ReqKind::Transfer { to: 3 },
+        ] {
+            assert_eq!(request(&k).render(Lang::En), k.label());
+        }
+    }
+}
