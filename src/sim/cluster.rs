@@ -482,30 +482,12 @@ impl Sim {
                 self.on_conf_applied(id, *req, *index, change, config, removed);
                 return;
             }
-            Note::ProposalDropped { req, reason } | Note::ReadDropped { req, reason } => {
-                if let Some(r) = self.requests.get_mut(req) {
-                    if r.outcome == Outcome::Pending {
-                        r.outcome = Outcome::Rejected {
-                            reason: reason.clone(),
-                        };
-                        let label = labels::request(&r.kind);
-                        self.log(
-                            Some(id),
-                            EventKind::Client,
-                            Msg::new("ev.rejected")
-                                .arg("label", label)
-                                .arg("reason", reason.as_str()),
-                        );
-                    }
-                } else if *req == 0 {
-                    self.log(
-                        Some(id),
-                        EventKind::Membership,
-                        Msg::new("ev.node_reason")
-                            .arg("id", id)
-                            .arg("reason", reason.as_str()),
-                    );
-                }
+            Note::ProposalDropped { req, reason } => {
+                self.on_refused(id, *req, words::proposal_refusal(*reason));
+                return;
+            }
+            Note::ReadDropped { req, reason } => {
+                self.on_refused(id, *req, words::read_refusal(*reason));
                 return;
             }
             Note::ReadServed { req, index, value } => {
@@ -535,6 +517,33 @@ impl Sim {
         }
         let (kind, text) = words::note(id, &note);
         self.log(Some(id), kind, text);
+    }
+
+    /// A request the core refused: the client learns why.
+    fn on_refused(&mut self, id: NodeId, req: u64, reason: Msg) {
+        if let Some(r) = self.requests.get_mut(&req) {
+            if r.outcome == Outcome::Pending {
+                r.outcome = Outcome::Rejected {
+                    reason: reason.render(Lang::En),
+                };
+                let label = labels::request(&r.kind);
+                self.log(
+                    Some(id),
+                    EventKind::Client,
+                    Msg::new("ev.rejected")
+                        .arg("label", label)
+                        .arg("reason", reason),
+                );
+            }
+        } else if req == 0 {
+            self.log(
+                Some(id),
+                EventKind::Membership,
+                Msg::new("ev.node_reason")
+                    .arg("id", id)
+                    .arg("reason", reason),
+            );
+        }
     }
 
     fn on_conf_applied(

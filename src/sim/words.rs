@@ -3,7 +3,10 @@
 //! its values, so every language says the same thing.
 
 use crate::i18n::Msg;
-use crate::raft::{NodeId, Note, StepDown};
+use crate::raft::{
+    CampaignRefusal, ConfChangeError, NodeId, Note, ProposalRefusal, ReadRefusal, StepDown,
+    TransferAbort, TransferRefusal, VoteRefusal,
+};
 
 use super::event::EventKind;
 
@@ -47,7 +50,7 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
             Election,
             Msg::new("ev.campaign_refused")
                 .arg("id", id)
-                .arg("reason", reason.as_str()),
+                .arg("reason", campaign_refusal(*reason)),
         ),
         Note::BecameLeader { term } => (
             Leader,
@@ -93,7 +96,8 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
             let m = if *granted {
                 Msg::new("ev.vote_granted")
             } else {
-                Msg::new("ev.vote_rejected").arg("reason", reason.as_str())
+                Msg::new("ev.vote_rejected")
+                    .arg("reason", reason.map_or(Msg::verbatim(""), vote_refusal))
             };
             (
                 Vote,
@@ -147,11 +151,14 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
             Leader,
             Msg::new("ev.transfer_refused")
                 .arg("to", *to)
-                .arg("reason", reason.as_str()),
+                .arg("reason", transfer_refusal(*reason)),
         ),
-        Note::TransferAborted { to } => (
+        Note::TransferAborted { to, why } => (
             Leader,
-            Msg::new("ev.transfer_aborted").arg("id", id).arg("to", *to),
+            Msg::new("ev.transfer_aborted")
+                .arg("id", id)
+                .arg("to", *to)
+                .arg("why", transfer_abort(*why)),
         ),
         Note::Applied { req, index } => (
             Client,
@@ -168,7 +175,7 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
             Client,
             Msg::new("ev.proposal_dropped")
                 .arg("id", id)
-                .arg("reason", reason.as_str()),
+                .arg("reason", proposal_refusal(*reason)),
         ),
         Note::ReadServed { req, index, .. } => (
             Read,
@@ -180,7 +187,94 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
             Read,
             Msg::new("ev.read_dropped")
                 .arg("id", id)
-                .arg("reason", reason.as_str()),
+                .arg("reason", read_refusal(*reason)),
         ),
+    }
+}
+
+/// Why a node could not campaign.
+pub fn campaign_refusal(r: CampaignRefusal) -> Msg {
+    Msg::new(match r {
+        CampaignRefusal::Learner => "why.campaign_learner",
+        CampaignRefusal::NotVoter => "why.campaign_not_voter",
+        CampaignRefusal::UnappliedConfChange => "why.campaign_unapplied_conf",
+    })
+}
+
+/// Why a vote was refused.
+pub fn vote_refusal(r: VoteRefusal) -> Msg {
+    match r {
+        VoteRefusal::AlreadyVoted { vote, term } => Msg::new("why.vote_already_voted")
+            .arg("vote", vote)
+            .arg("term", term),
+        VoteRefusal::FollowsLeader { lead } => {
+            Msg::new("why.vote_follows_leader").arg("lead", lead)
+        }
+        VoteRefusal::LogBehind {
+            index,
+            term,
+            last_index,
+            last_term,
+        } => Msg::new("why.vote_log_behind")
+            .arg("index", index)
+            .arg("term", term)
+            .arg("last_index", last_index)
+            .arg("last_term", last_term),
+    }
+}
+
+/// Why a configuration change does not fit the configuration.
+pub fn conf_change_error(e: ConfChangeError) -> Msg {
+    match e {
+        ConfChangeError::AlreadyJoint => Msg::new("why.conf_already_joint"),
+        ConfChangeError::NotJoint => Msg::new("why.conf_not_joint"),
+        ConfChangeError::NoVoters => Msg::new("why.conf_no_voters"),
+        ConfChangeError::VoterAndLearner(id) => {
+            Msg::new("why.conf_voter_and_learner").arg("id", id)
+        }
+        ConfChangeError::TooManyVoterChanges => Msg::new("why.conf_too_many_voter_changes"),
+    }
+}
+
+/// Why a proposal was dropped.
+pub fn proposal_refusal(r: ProposalRefusal) -> Msg {
+    match r {
+        ProposalRefusal::NoLeader => Msg::new("why.no_leader"),
+        ProposalRefusal::LeaderRemoved => Msg::new("why.leader_removed"),
+        ProposalRefusal::TransferInProgress { to } => {
+            Msg::new("why.transfer_in_progress").arg("to", to)
+        }
+        ProposalRefusal::ConfChangePending { index, applied } => {
+            Msg::new("why.conf_change_pending")
+                .arg("index", index)
+                .arg("applied", applied)
+        }
+        ProposalRefusal::ConfChange(e) => conf_change_error(e),
+    }
+}
+
+/// Why a read was dropped.
+pub fn read_refusal(r: ReadRefusal) -> Msg {
+    Msg::new(match r {
+        ReadRefusal::NoLeader => "why.no_leader",
+        ReadRefusal::LeadershipChanged => "why.read_leadership_changed",
+    })
+}
+
+/// Why a leader transfer was refused.
+pub fn transfer_refusal(r: TransferRefusal) -> Msg {
+    Msg::new(match r {
+        TransferRefusal::NotMember => "why.transfer_not_member",
+        TransferRefusal::Learner => "why.transfer_learner",
+        TransferRefusal::AlreadyLeader => "why.transfer_already_leader",
+    })
+}
+
+/// Why a pending leader transfer was given up.
+pub fn transfer_abort(r: TransferAbort) -> Msg {
+    match r {
+        TransferAbort::Timeout => Msg::new("why.abort_timeout"),
+        TransferAbort::Superseded { by } => Msg::new("why.abort_superseded").arg("by", by),
+        TransferAbort::TransfereeRemoved => Msg::new("why.abort_transferee_removed"),
     }
 }
