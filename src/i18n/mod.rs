@@ -10,6 +10,7 @@
 //!
 //! Why tables rather than Fluent: see `docs/i18n.md`.
 
+pub mod glossary;
 mod msg;
 
 pub use msg::{Arg, Msg};
@@ -80,6 +81,21 @@ impl Lang {
         tags.into_iter().find_map(Lang::parse).unwrap_or_default()
     }
 
+    /// The language of a page load: the address's `?lang=` when it names one, else the
+    /// choice remembered from an earlier visit, else the browser's languages, else English.
+    /// A malformed `?lang=` or remembered value is ignored, never an error.
+    pub fn choose<'a>(
+        address: Option<&str>,
+        remembered: Option<&str>,
+        browser: impl IntoIterator<Item = &'a str>,
+    ) -> Lang {
+        let exact = |s: &str| Lang::ALL.into_iter().find(|l| l.code() == s.trim());
+        address
+            .and_then(exact)
+            .or_else(|| remembered.and_then(exact))
+            .unwrap_or_else(|| Lang::from_preferences(browser))
+    }
+
     fn catalog(self) -> &'static Catalog {
         static EN: OnceLock<Catalog> = OnceLock::new();
         static ZH: OnceLock<Catalog> = OnceLock::new();
@@ -94,11 +110,15 @@ const EN_TEXT: &str = include_str!("en.txt");
 const ZH_TEXT: &str = include_str!("zh.txt");
 
 /// The text for `key` in `lang`: the catalog's, else the English one, else the key itself.
-pub fn text(lang: Lang, key: &str) -> &str {
+pub fn text<'a>(lang: Lang, key: &'a str) -> &'a str {
+    lookup(lang, key).unwrap_or(key)
+}
+
+/// The text for `key` in `lang`, else the English one; `None` when no catalog has the key.
+pub fn lookup(lang: Lang, key: &str) -> Option<&'static str> {
     lang.catalog()
         .get(key)
         .or_else(|| Lang::En.catalog().get(key))
-        .unwrap_or(key)
 }
 
 /// The text for `key` in `lang` with each `{name}` replaced by its value in `args`.
@@ -356,6 +376,16 @@ mod tests {
         assert!(Catalog::parse("a.b = x\nnot a line\n").is_err());
         assert!(Catalog::parse("a.b = x\na.b = y\n").is_err());
         assert!(Catalog::parse("bad key! = x\n").is_err());
+    }
+
+    #[test]
+    fn the_address_beats_the_remembered_choice_which_beats_the_browser() {
+        assert_eq!(Lang::choose(Some("zh"), Some("en"), ["en-US"]), Lang::Zh);
+        assert_eq!(Lang::choose(Some("en"), Some("zh"), ["zh-CN"]), Lang::En);
+        assert_eq!(Lang::choose(None, Some("zh"), ["en-US"]), Lang::Zh);
+        assert_eq!(Lang::choose(Some("klingon"), Some("zh"), ["en"]), Lang::Zh);
+        assert_eq!(Lang::choose(Some(""), Some("??"), ["zh-SG"]), Lang::Zh);
+        assert_eq!(Lang::choose(None, None, []), Lang::En);
     }
 
     #[test]
