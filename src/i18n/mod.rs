@@ -110,7 +110,7 @@ const EN_TEXT: &str = include_str!("en.txt");
 const ZH_TEXT: &str = include_str!("zh.txt");
 
 /// The text for `key` in `lang`: the catalog's, else the English one, else the key itself.
-pub fn text<'a>(lang: Lang, key: &'a str) -> &'a str {
+pub fn text(lang: Lang, key: &str) -> &str {
     lookup(lang, key).unwrap_or(key)
 }
 
