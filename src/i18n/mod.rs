@@ -15,6 +15,7 @@ mod msg;
 
 pub use msg::{Arg, Msg};
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 /// A language the lab speaks.
@@ -199,7 +200,30 @@ pub(crate) fn placeholders(template: &str) -> Vec<&str> {
 /// One parsed catalog: `(key, text)` sorted by key.
 #[derive(Default)]
 struct Catalog {
-    entries: Vec<(&'static str, &'static str)>,
+    entries: Vec<(&'static str, Cow<'static, str>)>,
+}
+
+/// A catalog value with its escapes undone: `\s` is a space (values are trimmed, so a space
+/// at either end must be written so), `\n` a line break, `\\` a backslash.
+fn unescape(v: &'static str) -> Cow<'static, str> {
+    if !v.contains('\\') {
+        return Cow::Borrowed(v);
+    }
+    let mut out = String::with_capacity(v.len());
+    let mut chars = v.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('s') => out.push(' '),
+            Some('n') => out.push('\n'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    Cow::Owned(out)
 }
 
 impl Catalog {
@@ -223,7 +247,7 @@ impl Catalog {
             {
                 return Err(format!("line {}: bad key '{k}'", i + 1));
             }
-            entries.push((k, v.trim()));
+            entries.push((k, unescape(v.trim())));
         }
         entries.sort_by_key(|e| e.0);
         if let Some(w) = entries.windows(2).find(|w| w[0].0 == w[1].0) {
@@ -232,11 +256,11 @@ impl Catalog {
         Ok(Catalog { entries })
     }
 
-    fn get(&self, key: &str) -> Option<&'static str> {
+    fn get(&self, key: &str) -> Option<&str> {
         self.entries
             .binary_search_by(|e| e.0.cmp(key))
             .ok()
-            .map(|i| self.entries[i].1)
+            .map(|i| &*self.entries[i].1)
     }
 }
 
@@ -369,6 +393,14 @@ mod tests {
             "n3 term 7 {missing} {"
         );
         assert_eq!(placeholders("{b} {a} {b} {x y}"), ["a", "b"]);
+    }
+
+    #[test]
+    fn escapes_keep_spaces_at_the_ends() {
+        let c = Catalog::parse("a.b = \\sAND\\s\nc.d = x\\ny \\\\ z\\\n").unwrap();
+        assert_eq!(c.get("a.b"), Some(" AND "));
+        assert_eq!(c.get("c.d"), Some("x\ny \\ z\\"));
+        assert_eq!(text(Lang::En, "ui.q.and"), " AND ");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! there are too many, so memory stays bounded however long the run; a seek replays at most
 //! one interval. Acting while looking at the past forks: the old future is discarded.
 
+use crate::i18n::Msg;
 use serde::{Deserialize, Serialize};
 
 use super::action::Action;
@@ -30,8 +31,10 @@ pub struct Marker {
     pub time: u64,
     /// What kind of moment.
     pub kind: EventKind,
-    /// What happened.
+    /// What happened (in English).
     pub label: String,
+    /// What happened, to be worded in any language.
+    pub msg: Msg,
 }
 
 #[derive(Clone, Debug)]
@@ -333,6 +336,7 @@ impl Timeline {
                     time: e.time,
                     kind: e.kind,
                     label: e.text.clone(),
+                    msg: e.msg.clone(),
                 });
             }
         }

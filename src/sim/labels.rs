@@ -1,7 +1,7 @@
 //! Short names worded through the catalogs: node status, progress state, request labels.
 
 use crate::i18n::Msg;
-use crate::raft::ProgressState;
+use crate::raft::{ProgressState, Role};
 
 use super::client::ReqKind;
 use super::cluster::Status;
@@ -12,6 +12,16 @@ pub fn progress(state: ProgressState) -> Msg {
         ProgressState::Probe => "progress.probe",
         ProgressState::Replicate => "progress.replicate",
         ProgressState::Snapshot => "progress.snapshot",
+    })
+}
+
+/// The name of a role ("pre-candidate", "预候选者").
+pub fn role(role: Role) -> Msg {
+    Msg::new(match role {
+        Role::Follower => "role.follower",
+        Role::PreCandidate => "role.precandidate",
+        Role::Candidate => "role.candidate",
+        Role::Leader => "role.leader",
     })
 }
 
@@ -60,6 +70,14 @@ mod tests {
         ] {
             assert_eq!(status(s).render(Lang::En), s.name());
             assert_ne!(status(s).render(Lang::Zh), s.name());
+        }
+        for r in [
+            Role::Follower,
+            Role::PreCandidate,
+            Role::Candidate,
+            Role::Leader,
+        ] {
+            assert_eq!(role(r).render(Lang::En), r.name());
         }
         for p in [
             ProgressState::Probe,

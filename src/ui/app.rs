@@ -5,6 +5,7 @@
 use yew::html::Scope;
 use yew::prelude::*;
 
+use crate::i18n::Lang;
 use crate::raft::NodeId;
 use crate::sim::event::EventKind;
 use crate::sim::history::Timeline;
@@ -75,6 +76,8 @@ pub struct Ui {
     pub frame_ms: f64,
     /// How many log columns (the newest) are drawn.
     pub log_cols: u64,
+    /// The language everything is shown in.
+    pub lang: Lang,
 }
 
 /// Messages to the app.
@@ -490,6 +493,7 @@ impl Component for App {
                 script_error: None,
                 share_link: None,
                 embed: false,
+                lang: Lang::En,
                 frame_ms: 0.0,
                 log_cols: log_view::DEFAULT_COLS,
             },

@@ -3,11 +3,14 @@
 
 use yew::prelude::*;
 
+use crate::tr;
+
 use super::app::{Msg, View};
 
 /// The panel.
 pub fn render(v: &View) -> Html {
     let link = v.link;
+    let l = v.ui.lang;
     let scn = v.tl.export_scn();
     let actions = v.tl.actions().len();
     let embed = v.ui.share_link.as_ref().map(|l| match l.split_once('#') {
@@ -17,25 +20,25 @@ pub fn render(v: &View) -> Html {
     html! {
         <div class="share-panel">
             <p class="hint">
-                { format!("This run: {} recorded action{} — options, seed and every action with its time, so it replays identically here and in `raftlab run`.", actions, if actions == 1 { "" } else { "s" }) }
+                { if actions == 1 { tr!(l, "ui.share.one_action").to_string() } else { tr!(l, "ui.share.actions", n = actions) } }
             </p>
             <div class="row wrap">
-                <button onclick={link.callback(|_| Msg::ExportScn)} aria-label="export run as scn">{ "⬇ Export .scn" }</button>
-                <button onclick={link.callback(|_| Msg::ExportTrace)} aria-label="export event trace as json">{ "⬇ Event trace JSON" }</button>
-                <button class="primary" onclick={link.callback(|_| Msg::ShareLink)} aria-label="make share link">{ "Share link" }</button>
+                <button onclick={link.callback(|_| Msg::ExportScn)} aria-label={tr!(l, "ui.share.export_scn_aria")}>{ tr!(l, "ui.share.export_scn") }</button>
+                <button onclick={link.callback(|_| Msg::ExportTrace)} aria-label={tr!(l, "ui.share.export_trace_aria")}>{ tr!(l, "ui.share.export_trace") }</button>
+                <button class="primary" onclick={link.callback(|_| Msg::ShareLink)} aria-label={tr!(l, "ui.share.make_link_aria")}>{ tr!(l, "ui.share.make_link") }</button>
             </div>
             if let Some(url) = &v.ui.share_link {
-                <label class="field block">{ "share link (copied to the clipboard when allowed)" }
-                    <input type="text" readonly=true value={url.clone()} aria-label="share link" data-share-link="" />
+                <label class="field block">{ tr!(l, "ui.share.link_label") }
+                    <input type="text" readonly=true value={url.clone()} aria-label={tr!(l, "ui.share.link_aria")} data-share-link="" />
                 </label>
             }
             if let Some(url) = embed {
-                <label class="field block">{ "embed link (cluster and logs only)" }
-                    <input type="text" readonly=true value={url} aria-label="embed link" />
+                <label class="field block">{ tr!(l, "ui.share.embed_label") }
+                    <input type="text" readonly=true value={url} aria-label={tr!(l, "ui.share.embed_aria")} />
                 </label>
             }
             <details>
-                <summary>{ "the run as a scenario" }</summary>
+                <summary>{ tr!(l, "ui.share.as_scenario") }</summary>
                 <pre class="scn-preview" data-export-scn="">{ scn }</pre>
             </details>
         </div>
