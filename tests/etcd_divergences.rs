@@ -6,8 +6,8 @@ mod harness;
 
 use harness::{config, Net};
 use raftlab::raft::{
-    ConfChange, ConfChangeSingle, Config, EntryData, Message, MsgType, NodeId, Note,
-    ProgressState, ProposalRefusal, Raft, RaftConfig, Rng, Snapshot, NONE,
+    ConfChange, ConfChangeSingle, Config, EntryData, Message, MsgType, NodeId, Note, ProgressState,
+    ProposalRefusal, Raft, RaftConfig, Rng, Snapshot, NONE,
 };
 
 /// Takes `id`'s outgoing messages.
@@ -55,11 +55,19 @@ fn throttled_replicate_sends_only_an_empty_append_on_heartbeat_response() {
             .into_iter()
             .filter(|m| m.to == 2 && m.msg_type == MsgType::App)
             .collect();
-        assert_eq!(apps.len(), 1, "legacy={legacy}: one append per heartbeat response");
+        assert_eq!(
+            apps.len(),
+            1,
+            "legacy={legacy}: one append per heartbeat response"
+        );
         let pr = net.node(1).progress(2).unwrap();
         assert_eq!(pr.inflights.count(), 2, "legacy={legacy}");
         if legacy {
-            assert_eq!(apps[0].entries.len(), 1, "3.5 frees a slot and sends an entry");
+            assert_eq!(
+                apps[0].entries.len(),
+                1,
+                "3.5 frees a slot and sends an entry"
+            );
         } else {
             assert!(apps[0].entries.is_empty(), "3.6 sends only an empty append");
             assert!(pr.is_paused());
@@ -80,10 +88,11 @@ fn transfer_back_to_the_leader_aborts_the_pending_transfer() {
     assert!(net.node_mut(1).client_put("b", "1", 0).is_err());
     net.node_mut(1).client_transfer_leader(1).unwrap();
     assert_eq!(net.node(1).lead_transferee, NONE);
-    assert!(net.node(1).notes.iter().any(|n| matches!(
-        n,
-        Note::TransferAborted { to: 3, .. }
-    )));
+    assert!(net
+        .node(1)
+        .notes
+        .iter()
+        .any(|n| matches!(n, Note::TransferAborted { to: 3, .. })));
     net.node_mut(1).client_put("b", "1", 0).unwrap();
 }
 
@@ -100,7 +109,11 @@ fn conf_change_while_one_is_pending_is_appended_as_an_empty_entry() {
     let last = net.node(1).log.last_index();
     net.node_mut(1).client_conf_change(add(5), 2).unwrap();
     let l = &net.node(1).log;
-    assert_eq!(l.last_index(), last + 1, "the refused change keeps its index");
+    assert_eq!(
+        l.last_index(),
+        last + 1,
+        "the refused change keeps its index"
+    );
     assert_eq!(l.entry(last + 1).unwrap().data, EntryData::Empty);
     assert!(net.node(1).notes.iter().any(|n| matches!(
         n,
@@ -117,7 +130,12 @@ fn conf_change_while_one_is_pending_is_appended_as_an_empty_entry() {
 #[test]
 fn heartbeat_response_recovers_a_caught_up_follower_from_probe() {
     let mut net = three(config(false, false));
-    net.node_mut(1).trk.progress.get_mut(&2).unwrap().become_probe();
+    net.node_mut(1)
+        .trk
+        .progress
+        .get_mut(&2)
+        .unwrap()
+        .become_probe();
     net.tick_all(1); // heartbeat, response, empty append, acknowledgement
     let pr = net.node(1).progress(2).unwrap();
     assert_eq!(pr.state, ProgressState::Replicate);
@@ -213,7 +231,10 @@ fn snapshot_without_the_node_in_its_configuration_is_refused() {
         ..Snapshot::default()
     });
     r.step(m.clone());
-    assert_eq!(r.log.snapshot.index, 0, "not in the snapshot's configuration");
+    assert_eq!(
+        r.log.snapshot.index, 0,
+        "not in the snapshot's configuration"
+    );
     m.snapshot.as_mut().unwrap().conf.learners.insert(4);
     r.step(m);
     assert_eq!(r.log.snapshot.index, 10, "a learner of it is fine");

@@ -151,7 +151,10 @@ mod tests {
         assert!(joint.is_joint() && joint.auto_leave);
         assert_eq!(joint.outgoing, [1, 2, 3].into_iter().collect());
         assert_eq!(joint.voters, [3, 4, 5].into_iter().collect());
-        assert!(apply(&joint, &change, AUTO).is_err(), "no new change while joint");
+        assert!(
+            apply(&joint, &change, AUTO).is_err(),
+            "no new change while joint"
+        );
         let left = apply(&joint, &ConfChange::default(), AUTO).unwrap();
         assert!(!left.is_joint());
         assert_eq!(left.voters, [3, 4, 5].into_iter().collect());

@@ -17,13 +17,13 @@ pub mod rng;
 pub mod server;
 pub mod tracker;
 
+pub use confchange::ConfChangeTransition;
 pub use message::{
     ConfChange, ConfChangeSingle, Entry, EntryData, Message, MsgType, NodeId, Snapshot, NONE,
 };
-pub use confchange::ConfChangeTransition;
 pub use note::{
-    CampaignRefusal, ConfChangeError, Note, ProposalRefusal, ReadRefusal, StepDown,
-    TransferAbort, TransferRefusal, VoteRefusal,
+    CampaignRefusal, ConfChangeError, Note, ProposalRefusal, ReadRefusal, StepDown, TransferAbort,
+    TransferRefusal, VoteRefusal,
 };
 pub use raft::{Durable, Raft, RaftConfig, Role};
 pub use rng::Rng;

@@ -16,8 +16,8 @@ use super::message::{
     ConfChange, Entry, EntryData, Message, MsgType, NodeId, Snapshot, CONTEXT_TRANSFER, NONE,
 };
 use super::note::{
-    CampaignRefusal, Note, ProposalRefusal, ReadRefusal, StepDown, TransferAbort,
-    TransferRefusal, VoteRefusal,
+    CampaignRefusal, Note, ProposalRefusal, ReadRefusal, StepDown, TransferAbort, TransferRefusal,
+    VoteRefusal,
 };
 use super::quorum::VoteResult;
 use super::read_only::ReadOnly;
@@ -392,6 +392,8 @@ impl Raft {
         if let Some(pr) = self.trk.progress.get_mut(&self.id) {
             pr.matched = last;
             pr.become_replicate();
+            // A leader counts as active itself (check-quorum never clears it).
+            pr.recent_active = true;
         }
         // Conservatively treat any unapplied configuration entry as pending.
         self.pending_conf_index = last;
@@ -1329,8 +1331,7 @@ impl Raft {
     }
 
     fn apply_conf_change(&mut self, cc: &ConfChange, req: u64, index: u64) {
-        let next = match confchange::apply(&self.trk.config, cc, self.cfg.conf_change_transition)
-        {
+        let next = match confchange::apply(&self.trk.config, cc, self.cfg.conf_change_transition) {
             Ok(c) => c,
             Err(e) => {
                 self.notes.push(Note::ProposalDropped {

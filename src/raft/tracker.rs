@@ -491,7 +491,10 @@ mod tests {
         assert!(p.can_bump_commit(5));
         assert!(!p.can_bump_commit(3));
         p.sent_commit = 6;
-        assert!(!p.can_bump_commit(7), "commit 6 already covers all that was sent");
+        assert!(
+            !p.can_bump_commit(7),
+            "commit 6 already covers all that was sent"
+        );
     }
 
     #[test]

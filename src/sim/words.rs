@@ -199,9 +199,7 @@ pub fn proposal_refusal(r: ProposalRefusal) -> String {
 pub fn read_refusal(r: ReadRefusal) -> String {
     match r {
         ReadRefusal::NoLeader => "no leader".into(),
-        ReadRefusal::LeadershipChanged => {
-            "leadership changed before the read was confirmed".into()
-        }
+        ReadRefusal::LeadershipChanged => "leadership changed before the read was confirmed".into(),
     }
 }
 
