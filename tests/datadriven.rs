@@ -19,6 +19,8 @@
 //! - `deliver-msgs [drop=(ids)] [N ...]`: delivers (or drops) the pending messages to those
 //!   nodes, once. `stabilize [N ...]`: delivers until no message for those nodes is pending.
 //!   `deliver-msgs type=App N` delivers only messages of that type.
+//! - `send-snapshot N M`: the test sends N's applied state to M as a snapshot (etcd's
+//!   send-snapshot), outside N's progress tracking.
 //! - `compact N INDEX` (INDEX must be the applied index), `transfer-leadership from=N to=M`,
 //!   `restart N`, `raft-state`, `status N`, `raft-log N`,
 //!   `set-randomized-election-timeout N timeout=T`, `report-unreachable N PEER` (etcd's
@@ -383,14 +385,20 @@ impl Env {
             }
             "propose-conf-change" => {
                 let id = c.arg_id(0)?;
+                // Without transition= the nodes keep the one they have (Auto unless a
+                // file set another): the empty change that leaves an explicit joint
+                // configuration must not turn the joint configuration into an auto one.
                 let transition = match c.kv.get("transition").map(String::as_str) {
-                    None | Some("auto") => ConfChangeTransition::Auto,
-                    Some("implicit") => ConfChangeTransition::JointImplicit,
-                    Some("explicit") => ConfChangeTransition::JointExplicit,
+                    None => None,
+                    Some("auto") => Some(ConfChangeTransition::Auto),
+                    Some("implicit") => Some(ConfChangeTransition::JointImplicit),
+                    Some("explicit") => Some(ConfChangeTransition::JointExplicit),
                     Some(t) => return Err(format!("unknown transition {t}")),
                 };
-                for r in self.nodes.values_mut() {
-                    r.cfg.conf_change_transition = transition;
+                if let Some(transition) = transition {
+                    for r in self.nodes.values_mut() {
+                        r.cfg.conf_change_transition = transition;
+                    }
                 }
                 let mut changes = Vec::new();
                 for w in c.input.iter().flat_map(|l| l.split_whitespace()) {
@@ -449,6 +457,24 @@ impl Env {
                 let mut rest = held;
                 rest.append(&mut self.queue);
                 self.queue = rest;
+            }
+            "send-snapshot" => {
+                // etcd's send-snapshot: the test, not the raft core, sends node N's
+                // applied state as a snapshot; the sender's progress is left alone.
+                let (from, to) = (c.arg_id(0)?, c.arg_id(1)?);
+                let r = self.node(from)?;
+                let index = r.log.applied;
+                let term = r.log.term(index).ok_or("applied entry's term is gone")?;
+                let mut m = Message::new(MsgType::Snap, from, to);
+                m.term = r.term;
+                m.snapshot = Some(Snapshot {
+                    index,
+                    term,
+                    conf: r.trk.config.clone(),
+                    data: Arc::new(r.kv.clone()),
+                });
+                let _ = writeln!(out, "send {}", msg(&m));
+                self.queue.push(m);
             }
             "set-randomized-election-timeout" => {
                 let id = c.arg_id(0)?;
