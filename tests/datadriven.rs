@@ -682,6 +682,7 @@ datadriven!(
     confchange_v2_add_double_auto,
     confchange_v2_add_double_implicit,
     confchange_v2_replace_leader,
+    confchange_v2_replace_leader_stepdown,
     forget_leader,
     transfer_leadership_back,
     step_ignore_conf_change,
