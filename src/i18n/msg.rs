@@ -69,6 +69,13 @@ impl Msg {
     }
 }
 
+/// English, the language of traces, tests and logs.
+impl std::fmt::Display for Msg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.render(Lang::En))
+    }
+}
+
 /// Text that has no catalog key (yet) reads the same in every language.
 impl From<String> for Msg {
     fn from(s: String) -> Msg {

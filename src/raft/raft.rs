@@ -392,6 +392,8 @@ impl Raft {
         if let Some(pr) = self.trk.progress.get_mut(&self.id) {
             pr.matched = last;
             pr.become_replicate();
+            // A leader counts as active itself (check-quorum never clears it).
+            pr.recent_active = true;
         }
         // Conservatively treat any unapplied configuration entry as pending.
         self.pending_conf_index = last;
