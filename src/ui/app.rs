@@ -15,6 +15,7 @@ use crate::sim::{presets, share, Action, Options, Sim, TICK_MS};
 
 use super::dom::{self, FrameClock, KeyListener};
 use super::forms::{Field, Forms};
+use super::lang_pref;
 use super::{
     action_bar, cluster_view, config_view, event_log, help, log_view, message_view, player_panel,
     progress_view, tabs, timeline_bar, toolbar,
@@ -104,6 +105,8 @@ pub enum Msg {
     ToggleKind(EventKind),
     AllKinds(bool),
     Theme,
+    /// Show everything in this language (the run, selection and lesson position stay).
+    Lang(Lang),
     Help(Option<bool>),
     Escape,
     LoadScript(String, String),
@@ -247,6 +250,7 @@ impl App {
         match Script::parse(text) {
             Ok(script) => {
                 let mut player = Player::new(script);
+                player.lang = self.ui.lang;
                 // The first line is always `cluster`: run it so the new cluster shows at once.
                 player.step();
                 if let Some(tl) = player.timeline() {
@@ -366,6 +370,7 @@ impl App {
         match Script::parse(text) {
             Ok(script) => {
                 let mut player = Player::new(script);
+                player.lang = self.ui.lang;
                 player.run_all();
                 let failures = player.failures().len();
                 match player.into_timeline() {
@@ -493,7 +498,7 @@ impl Component for App {
                 script_error: None,
                 share_link: None,
                 embed: false,
-                lang: Lang::En,
+                lang: lang_pref::initial(),
                 frame_ms: 0.0,
                 log_cols: log_view::DEFAULT_COLS,
             },
@@ -506,6 +511,7 @@ impl Component for App {
             _keys: keys,
         };
         app.apply_location();
+        lang_pref::apply_document(app.ui.lang);
         if app.ui.playing {
             app.clock.request();
         }
@@ -601,6 +607,24 @@ impl Component for App {
                 } else {
                     EventKind::ALL.to_vec()
                 };
+            }
+            Msg::Lang(lang) => {
+                self.ui.lang = lang;
+                lang_pref::switch_to(lang);
+                if let Some(s) = self.scenario.as_mut() {
+                    s.player.lang = lang;
+                    if let Some((idx, text)) = s.narration.as_mut() {
+                        if let Some(t) = s
+                            .player
+                            .script
+                            .lines
+                            .get(*idx)
+                            .and_then(|l| l.narration(lang))
+                        {
+                            *text = t.to_string();
+                        }
+                    }
+                }
             }
             Msg::Theme => {
                 self.ui.theme = match self.ui.theme {

@@ -125,6 +125,7 @@ pub fn render(v: &View) -> Html {
             <div class="group end">
                 { event_log::badge(v) }
                 <button onclick={theme} aria-label={theme_label} title={theme_label}>{ "◐" }</button>
+                { super::lang_pref::switch(v) }
                 <button onclick={help} aria-label="help and keyboard shortcuts" title="help (?)">{ "?" }</button>
             </div>
         </header>
