@@ -1,5 +1,6 @@
 //! The narrated presets: one `.scn` file per lesson, shipped inside the app and run by the
-//! tests. Each file starts with `# title:` and `# description:` lines.
+//! tests. Each file starts with `# title:`, `# description:`, `# group:` and `# recap:` lines
+//! (see `docs/scenario-language.md`, "Lesson headers").
 
 use crate::i18n::Lang;
 
@@ -62,7 +63,7 @@ impl Preset {
         if lang == Lang::En {
             return gaps;
         }
-        for key in ["title", "description"] {
+        for key in ["title", "description", "recap"] {
             if self.header(&format!("{key}.{}", lang.code())).is_none() {
                 gaps.push(format!("# {key}.{}", lang.code()));
             }
@@ -82,6 +83,27 @@ impl Preset {
             Err(e) => gaps.push(format!("does not parse: {e}")),
         }
         gaps
+    }
+
+    /// The group of lessons it belongs to (one of [`GROUPS`]; "" when the header is missing).
+    pub fn group(&self) -> &'static str {
+        self.header("group").unwrap_or("")
+    }
+
+    /// What a student should take away, shown when the lesson ends ("" when missing).
+    pub fn recap(&self) -> &'static str {
+        self.header("recap").unwrap_or("")
+    }
+
+    /// Its recap in `lang` (`# recap.zh:`), or the English one.
+    pub fn recap_in(&self, lang: Lang) -> &'static str {
+        self.localized("recap", lang)
+    }
+
+    /// The preset after this one in teaching order.
+    pub fn next(&self) -> Option<&'static Preset> {
+        let i = PRESETS.iter().position(|p| p.id == self.id)?;
+        PRESETS.get(i + 1)
     }
 }
 
@@ -116,6 +138,26 @@ presets![
     "19-figure-8",
     "20-figure-8-unsafe",
 ];
+
+/// The lesson groups, in teaching order.
+pub const GROUPS: [&str; 4] = [
+    "basics",
+    "failures",
+    "membership & learners",
+    "etcd internals",
+];
+
+/// The name of lesson group `group` (one of [`GROUPS`]) in `lang`.
+pub fn group_name(group: &str, lang: Lang) -> &'static str {
+    let key = match group {
+        "basics" => "group.basics",
+        "failures" => "group.failures",
+        "membership & learners" => "group.membership",
+        "etcd internals" => "group.etcd_internals",
+        _ => return "",
+    };
+    crate::i18n::lookup(lang, key).unwrap_or("")
+}
 
 /// The preset with this id.
 pub fn find(id: &str) -> Option<&'static Preset> {
@@ -152,7 +194,41 @@ mod tests {
         assert_eq!(p.description_in(Lang::Zh), "D");
         assert_eq!(
             p.missing_in(Lang::Zh),
-            ["# description.zh", "line 7: say without say.zh"]
+            [
+                "# description.zh",
+                "# recap.zh",
+                "line 7: say without say.zh"
+            ]
         );
+    }
+
+    #[test]
+    fn group_names_exist_in_every_language() {
+        for g in GROUPS {
+            for l in Lang::ALL {
+                assert!(!group_name(g, l).is_empty(), "{g} in {l:?}");
+            }
+        }
+        assert_eq!(group_name("basics", Lang::Zh), "基础");
+    }
+
+    #[test]
+    fn every_preset_has_lesson_headers() {
+        for p in PRESETS {
+            assert!(!p.title().is_empty(), "{}: no title", p.id);
+            assert!(!p.description().is_empty(), "{}: no description", p.id);
+            assert!(
+                GROUPS.contains(&p.group()),
+                "{}: group '{}'",
+                p.id,
+                p.group()
+            );
+            assert!(!p.recap().is_empty(), "{}: no recap", p.id);
+        }
+        for g in GROUPS {
+            assert!(PRESETS.iter().any(|p| p.group() == g), "group {g} is empty");
+        }
+        assert_eq!(PRESETS[0].next().map(|p| p.id), Some("02-leader-killed"));
+        assert!(PRESETS.last().unwrap().next().is_none());
     }
 }
