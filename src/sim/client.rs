@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::Msg;
 use crate::raft::NodeId;
 
 /// What a client asked for.
@@ -119,4 +120,7 @@ pub struct Request {
     pub time: u64,
     /// What became of it.
     pub outcome: Outcome,
+    /// Why it was rejected, as a message for any language (the outcome has it in English).
+    #[serde(default)]
+    pub why: Option<Msg>,
 }

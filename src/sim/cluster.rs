@@ -526,6 +526,7 @@ impl Sim {
                 r.outcome = Outcome::Rejected {
                     reason: reason.render(Lang::En),
                 };
+                r.why = Some(reason.clone());
                 let label = labels::request(&r.kind);
                 self.log(
                     Some(id),
@@ -646,6 +647,7 @@ impl Sim {
                 via,
                 time: self.now,
                 outcome: Outcome::Pending,
+                why: None,
             },
         );
         self.prune_requests(REQUEST_CAP);
@@ -668,20 +670,23 @@ impl Sim {
         }
     }
 
-    fn reject(&mut self, req: u64, reason: String) {
+    fn reject(&mut self, req: u64, reason: impl Into<Msg>) {
+        let why: Msg = reason.into();
+        let reason = why.render(Lang::En);
         if let Some(r) = self.requests.get_mut(&req) {
             r.outcome = Outcome::Rejected {
                 reason: reason.clone(),
             };
+            r.why = Some(why.clone());
             let label = r.kind.label();
             let via = r.via;
             // Server refusals already name what they refuse ("promote n4 refused: ...").
             let text = if reason.starts_with(&label) {
-                Msg::verbatim(reason)
+                why
             } else {
                 Msg::new("ev.rejected")
                     .arg("label", labels::request(&r.kind))
-                    .arg("reason", reason)
+                    .arg("reason", why)
             };
             self.log(via, EventKind::Client, text);
         }
@@ -835,7 +840,7 @@ impl Sim {
                         },
                         None,
                     );
-                    self.reject(req, format!("n{id} is not a learner"));
+                    self.reject(req, Msg::new("why.not_learner").arg("id", *id));
                     return Ok(());
                 }
                 self.conf_change(
@@ -905,7 +910,7 @@ impl Sim {
                 self.node_ref(*id)?;
                 let req = self.new_request(ReqKind::Transfer { to: *id }, None);
                 match self.leader() {
-                    None => self.reject(req, "no leader".into()),
+                    None => self.reject(req, Msg::new("why.no_leader")),
                     Some(l) => {
                         let r = self
                             .nodes
@@ -1026,11 +1031,11 @@ impl Sim {
     /// returns None) when there is no leader or that node is down.
     fn route(&mut self, req: u64, via: Option<NodeId>) -> Option<NodeId> {
         let Some(target) = via.or_else(|| self.leader()) else {
-            self.reject(req, "no leader".into());
+            self.reject(req, Msg::new("why.no_leader"));
             return None;
         };
         if !self.is_running(target) {
-            self.reject(req, format!("n{target} is down"));
+            self.reject(req, Msg::new("why.node_down").arg("id", target));
             return None;
         }
         if let Some(r) = self.requests.get_mut(&req) {
@@ -1080,16 +1085,16 @@ impl Sim {
             .max_by_key(|n| (n.raft.log.applied, std::cmp::Reverse(n.raft.id)))
             .expect("target runs");
         let fresh_value = freshest.raft.client_read_local(key);
-        let stale = if fresh_value != value {
-            Some(format!(
-                "n{target} has applied up to {applied}; n{} has applied up to {} where {key} = {}",
-                freshest.raft.id,
-                freshest.raft.log.applied,
-                fresh_value.as_deref().unwrap_or("(none)")
-            ))
-        } else {
-            None
-        };
+        let stale_why = (fresh_value != value).then(|| {
+            Msg::new("why.stale")
+                .arg("id", target)
+                .arg("applied", applied)
+                .arg("fresh", freshest.raft.id)
+                .arg("fresh_applied", freshest.raft.log.applied)
+                .arg("key", key)
+                .arg("value", shown_value(fresh_value.as_deref()))
+        });
+        let stale = stale_why.as_ref().map(|m| m.render(Lang::En));
         let text = Msg::new(match &stale {
             Some(_) => "ev.serializable_read_stale",
             None => "ev.serializable_read",
@@ -1103,6 +1108,7 @@ impl Sim {
                 index: None,
                 stale,
             };
+            r.why = stale_why;
         }
         self.log(Some(target), EventKind::Read, text);
         Ok(())
@@ -1153,7 +1159,7 @@ impl Sim {
     fn conf_change(&mut self, cc: ConfChange, label: String) -> bool {
         let req = self.new_request(ReqKind::Member { desc: label }, None);
         let Some(l) = self.leader() else {
-            self.reject(req, "no leader".into());
+            self.reject(req, Msg::new("why.no_leader"));
             return false;
         };
         let res = self

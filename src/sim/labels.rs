@@ -3,7 +3,7 @@
 use crate::i18n::Msg;
 use crate::raft::{ProgressState, Role};
 
-use super::client::ReqKind;
+use super::client::{Outcome, ReqKind, Request};
 use super::cluster::Status;
 
 /// The name of a progress state ("probe", "探测").
@@ -51,6 +51,48 @@ pub fn request(kind: &ReqKind) -> Msg {
         .arg("key", key.as_str()),
         ReqKind::Member { desc } => Msg::verbatim(desc.as_str()),
         ReqKind::Transfer { to } => Msg::new("req.transfer").arg("to", *to),
+    }
+}
+
+/// What became of a request ("committed at index 4", "已在索引 4 处提交").
+pub fn outcome(r: &Request) -> Msg {
+    match &r.outcome {
+        Outcome::Pending => Msg::new("out.pending"),
+        Outcome::Accepted => Msg::new("out.accepted"),
+        Outcome::Committed { index } => Msg::new("out.committed").arg("index", *index),
+        Outcome::Rejected { reason } => Msg::new("out.rejected").arg(
+            "reason",
+            r.why
+                .clone()
+                .unwrap_or_else(|| Msg::verbatim(reason.as_str())),
+        ),
+        Outcome::Value {
+            value,
+            index,
+            stale,
+        } => {
+            let value = match value {
+                Some(v) => Msg::verbatim(v.as_str()),
+                None => Msg::new("word.none"),
+            };
+            let mut m = Msg::new(match (index, stale) {
+                (Some(_), Some(_)) => "out.value_at_stale",
+                (Some(_), None) => "out.value_at",
+                (None, Some(_)) => "out.value_stale",
+                (None, None) => "out.value",
+            })
+            .arg("value", value);
+            if let Some(i) = index {
+                m = m.arg("index", *i);
+            }
+            if let Some(s) = stale {
+                m = m.arg(
+                    "stale",
+                    r.why.clone().unwrap_or_else(|| Msg::verbatim(s.as_str())),
+                );
+            }
+            m
+        }
     }
 }
 
@@ -102,6 +144,54 @@ mod tests {
             ReqKind::Transfer { to: 3 },
         ] {
             assert_eq!(request(&k).render(Lang::En), k.label());
+        }
+    }
+
+    #[test]
+    fn outcomes_match_the_english_description() {
+        for (o, why) in [
+            (Outcome::Pending, None),
+            (Outcome::Accepted, None),
+            (Outcome::Committed { index: 4 }, None),
+            (
+                Outcome::Rejected {
+                    reason: "no leader".into(),
+                },
+                Some(Msg::new("why.no_leader")),
+            ),
+            (
+                Outcome::Rejected {
+                    reason: "etcdserver: x".into(),
+                },
+                None,
+            ),
+            (
+                Outcome::Value {
+                    value: None,
+                    index: Some(3),
+                    stale: None,
+                },
+                None,
+            ),
+            (
+                Outcome::Value {
+                    value: Some("1".into()),
+                    index: None,
+                    stale: Some("old".into()),
+                },
+                None,
+            ),
+        ] {
+            let r = Request {
+                id: 1,
+                kind: ReqKind::Transfer { to: 2 },
+                via: None,
+                time: 0,
+                outcome: o.clone(),
+                why,
+            };
+            assert_eq!(outcome(&r).render(Lang::En), o.describe());
+            assert!(!outcome(&r).render(Lang::Zh).is_empty());
         }
     }
 }

@@ -48,7 +48,7 @@ pub fn render(v: &View) -> Html {
         .values()
         .rev()
         .take(12)
-        .map(|r| html! { <li>{ request_line(r) }</li> })
+        .map(|r| html! { <li>{ request_line(l, r) }</li> })
         .collect::<Html>();
     html! {
         <div class="client-panel">

@@ -2,68 +2,71 @@
 
 use yew::prelude::*;
 
+use crate::i18n::{self, glossary};
+use crate::tr;
+
 use super::app::{Msg, View};
 use super::glossary::CONCEPTS;
 
+/// (key, catalog key of what it does).
 const KEYS: &[(&str, &str)] = &[
-    ("space", "play / pause"),
-    ("→", "one tick forward (shift: one event)"),
-    ("←", "one tick back (shift: one event)"),
-    ("?", "this help"),
-    ("Esc", "close help, deselect"),
+    ("space", "ui.help.key_space"),
+    ("→", "ui.help.key_right"),
+    ("←", "ui.help.key_left"),
+    ("?", "ui.help.key_help"),
+    ("Esc", "ui.help.key_esc"),
 ];
 
+/// (catalog key of what you see, catalog key of what it means).
 const LEGEND: &[(&str, &str)] = &[
-    ("♛ thick double ring", "leader"),
-    ("dashed ring", "candidate"),
-    ("dotted ring", "pre-candidate"),
-    ("thin ring", "follower"),
-    ("hollow ring, \"learner\"", "learner (does not vote)"),
-    ("grey with ✕", "killed or removed"),
-    ("red dashed, \"unreachable\"", "misconfigured member"),
-    ("arc around a node", "its election timer"),
-    ("red dashed link with ✕", "cut link"),
-    ("shaded areas A, B, C", "partition groups"),
-    (
-        "■ box / ● dot / ◆ diamond",
-        "append / heartbeat / vote (hollow: pre-vote)",
-    ),
-    ("big box / ▲ / ★", "snapshot / read-index / timeout-now"),
-    ("✕ / ✓ on a response", "rejected / granted"),
-    ("solid / dashed log entry", "committed / not yet committed"),
+    ("ui.help.see_leader", "ui.help.mean_leader"),
+    ("ui.help.see_candidate", "ui.help.mean_candidate"),
+    ("ui.help.see_precandidate", "ui.help.mean_precandidate"),
+    ("ui.help.see_follower", "ui.help.mean_follower"),
+    ("ui.help.see_learner", "ui.help.mean_learner"),
+    ("ui.help.see_down", "ui.help.mean_down"),
+    ("ui.help.see_misconfigured", "ui.help.mean_misconfigured"),
+    ("ui.help.see_arc", "ui.help.mean_arc"),
+    ("ui.help.see_cut", "ui.help.mean_cut"),
+    ("ui.help.see_groups", "ui.help.mean_groups"),
+    ("ui.help.see_msgs", "ui.help.mean_msgs"),
+    ("ui.help.see_big", "ui.help.mean_big"),
+    ("ui.help.see_reply", "ui.help.mean_reply"),
+    ("ui.help.see_entry", "ui.help.mean_entry"),
 ];
 
 /// The overlay.
 pub fn render(v: &View) -> Html {
+    let l = v.ui.lang;
     let close = v.link.callback(|_| Msg::Help(Some(false)));
     let keys = KEYS
         .iter()
-        .map(|(k, d)| html! { <tr><th scope="row"><kbd>{ *k }</kbd></th><td>{ *d }</td></tr> })
+        .map(|(k, d)| html! { <tr><th scope="row"><kbd>{ *k }</kbd></th><td>{ i18n::text(l, d) }</td></tr> })
         .collect::<Html>();
     let legend = LEGEND
         .iter()
-        .map(|(k, d)| html! { <tr><th scope="row">{ *k }</th><td>{ *d }</td></tr> })
+        .map(|(k, d)| html! { <tr><th scope="row">{ i18n::text(l, k) }</th><td>{ i18n::text(l, d) }</td></tr> })
         .collect::<Html>();
     let concepts = CONCEPTS
         .iter()
-        .map(|(c, d)| html! { <><dt>{ *c }</dt><dd>{ *d }</dd></> })
+        .map(|(c, _)| html! { <><dt>{ glossary::name(l, c) }</dt><dd>{ glossary::tip(l, c) }</dd></> })
         .collect::<Html>();
     html! {
-        <div class="overlay" role="dialog" aria-modal="true" aria-label="help">
+        <div class="overlay" role="dialog" aria-modal="true" aria-label={tr!(l, "ui.help.aria")}>
             <div class="overlay-box">
                 <div class="row spread">
-                    <h2>{ "raftlab help" }</h2>
-                    <button onclick={close} aria-label="close help">{ "✕" }</button>
+                    <h2>{ tr!(l, "ui.help.title") }</h2>
+                    <button onclick={close} aria-label={tr!(l, "ui.help.close")}>{ "✕" }</button>
                 </div>
                 <div class="help-cols">
                     <div>
-                        <h3>{ "Keys" }</h3>
+                        <h3>{ tr!(l, "ui.help.keys") }</h3>
                         <table class="kv">{ keys }</table>
-                        <h3>{ "Reading the drawing" }</h3>
+                        <h3>{ tr!(l, "ui.help.drawing") }</h3>
                         <table class="kv">{ legend }</table>
                     </div>
                     <div>
-                        <h3>{ "Concepts" }</h3>
+                        <h3>{ tr!(l, "ui.help.concepts") }</h3>
                         <dl class="glossary">{ concepts }</dl>
                     </div>
                 </div>

@@ -123,7 +123,7 @@ pub fn render(v: &View) -> Html {
             </div>
             { actions(v, n) }
             if let Some(req) = latest {
-                <div class="latest big">{ tr!(l, "ui.node.latest") }{ request_line(req) }</div>
+                <div class="latest big">{ tr!(l, "ui.node.latest") }{ request_line(l, req) }</div>
             }
             <table class="kv">
                 { row(tr!(l, "ui.node.status"), status, "misconfigured") }
