@@ -692,16 +692,18 @@ impl Sim {
         }
     }
 
-    fn node_ref(&self, id: NodeId) -> Result<&SimNode, String> {
+    fn node_ref(&self, id: NodeId) -> Result<&SimNode, Msg> {
         self.nodes
             .get(&id)
-            .ok_or_else(|| format!("n{id} does not exist"))
+            .ok_or_else(|| Msg::new("err.no_such_node").arg("id", id))
     }
 
-    fn require_running(&self, id: NodeId) -> Result<(), String> {
+    fn require_running(&self, id: NodeId) -> Result<(), Msg> {
         let n = self.node_ref(id)?;
         if n.status != Status::Running {
-            return Err(format!("n{id} is {}", n.status.name()));
+            return Err(Msg::new("err.node_is")
+                .arg("id", id)
+                .arg("status", labels::status(n.status)));
         }
         Ok(())
     }
@@ -710,6 +712,11 @@ impl Sim {
     /// dead node) is an error and changes nothing; an action the cluster refuses (a promotion
     /// of a lagging learner, a write without a leader) is an outcome, logged as an event.
     pub fn apply(&mut self, action: &Action) -> Result<(), String> {
+        self.apply_worded(action).map_err(|e| e.render(Lang::En))
+    }
+
+    /// [`Sim::apply`], with the error as a message for any language.
+    pub fn apply_worded(&mut self, action: &Action) -> Result<(), Msg> {
         let r = self.apply_inner(action);
         if r.is_ok() {
             let cause = action.to_scn();
@@ -718,7 +725,7 @@ impl Sim {
         r
     }
 
-    fn apply_inner(&mut self, action: &Action) -> Result<(), String> {
+    fn apply_inner(&mut self, action: &Action) -> Result<(), Msg> {
         match action {
             Action::Kill(id) => {
                 self.require_running(*id)?;
@@ -734,7 +741,9 @@ impl Sim {
             Action::Restart(id) => {
                 let n = self.node_ref(*id)?;
                 if n.status != Status::Killed {
-                    return Err(format!("n{id} is {}, not killed", n.status.name()));
+                    return Err(Msg::new("err.not_killed")
+                        .arg("id", *id)
+                        .arg("status", labels::status(n.status)));
                 }
                 self.restart_node(*id, false);
                 self.log(
@@ -772,7 +781,7 @@ impl Sim {
                 self.node_ref(*a)?;
                 self.node_ref(*b)?;
                 if a == b {
-                    return Err("cannot cut a node from itself".into());
+                    return Err(Msg::new("err.cut_itself"));
                 }
                 self.net.cut(*a, *b);
                 self.log(
@@ -783,7 +792,7 @@ impl Sim {
             }
             Action::Loss(p) => {
                 if *p > 100 {
-                    return Err(format!("loss {p}% is more than 100%"));
+                    return Err(Msg::new("err.loss_over").arg("percent", *p));
                 }
                 self.net.loss = *p;
                 self.log(
@@ -828,7 +837,11 @@ impl Sim {
                         EventKind::Membership,
                         Msg::new("ev.never_up").arg("id", *id),
                     ),
-                    s => return Err(format!("n{id} is {}, not a new member", s.name())),
+                    s => {
+                        return Err(Msg::new("err.not_new_member")
+                            .arg("id", *id)
+                            .arg("status", labels::status(s)))
+                    }
                 }
             }
             Action::Promote(id) => {
@@ -872,9 +885,7 @@ impl Sim {
                     .chain(learners)
                     .find(|id| self.removed.contains(id))
                 {
-                    return Err(format!(
-                        "n{id} was removed; etcd never reuses a removed member's id"
-                    ));
+                    return Err(Msg::new("err.id_reused").arg("id", *id));
                 }
                 let mut changes = Vec::new();
                 for id in add {
@@ -887,7 +898,7 @@ impl Sim {
                     changes.push(ConfChangeSingle::RemoveNode(*id));
                 }
                 if changes.is_empty() {
-                    return Err("member change needs add=, learners= or remove=".into());
+                    return Err(Msg::new("err.empty_change"));
                 }
                 let fresh: Vec<NodeId> = add
                     .iter()
@@ -938,7 +949,9 @@ impl Sim {
             Action::ForceNewCluster(id) => {
                 let n = self.node_ref(*id)?;
                 if !matches!(n.status, Status::Running | Status::Killed) {
-                    return Err(format!("n{id} is {}", n.status.name()));
+                    return Err(Msg::new("err.node_is")
+                        .arg("id", *id)
+                        .arg("status", labels::status(n.status)));
                 }
                 self.restart_node(*id, true);
                 self.log(
@@ -949,7 +962,7 @@ impl Sim {
             }
             Action::Drop(mid) => {
                 let Some(f) = self.net.in_flight.remove(mid) else {
-                    return Err(format!("no message {mid} in flight"));
+                    return Err(Msg::new("err.no_message").arg("id", *mid));
                 };
                 self.log(
                     Some(f.msg.from),
@@ -965,7 +978,7 @@ impl Sim {
                 let mut o = self.opts.clone();
                 o.set(name, value)?;
                 if o.seed != self.opts.seed {
-                    return Err("the seed can only be set when the cluster is created".into());
+                    return Err(Msg::new("err.seed_fixed"));
                 }
                 self.opts = o;
                 let cfg = self.opts.raft_config();
@@ -998,12 +1011,12 @@ impl Sim {
         self.flush(id);
     }
 
-    fn propose(&mut self, key: &str, value: &str, via: Option<NodeId>) -> Result<(), String> {
+    fn propose(&mut self, key: &str, value: &str, via: Option<NodeId>) -> Result<(), Msg> {
         if let Some(v) = via {
             self.node_ref(v)?;
         }
-        check_word(key, "key")?;
-        check_word(value, "value")?;
+        check_word(key, "word.key")?;
+        check_word(value, "word.value")?;
         let req = self.new_request(
             ReqKind::Write {
                 key: key.into(),
@@ -1044,11 +1057,11 @@ impl Sim {
         Some(target)
     }
 
-    fn read(&mut self, key: &str, via: Option<NodeId>, linearizable: bool) -> Result<(), String> {
+    fn read(&mut self, key: &str, via: Option<NodeId>, linearizable: bool) -> Result<(), Msg> {
         if let Some(v) = via {
             self.node_ref(v)?;
         }
-        check_word(key, "key")?;
+        check_word(key, "word.key")?;
         let req = self.new_request(
             ReqKind::Read {
                 key: key.into(),
@@ -1114,17 +1127,17 @@ impl Sim {
         Ok(())
     }
 
-    fn member_add(&mut self, id: NodeId, learner: bool, misconfigured: bool) -> Result<(), String> {
+    fn member_add(&mut self, id: NodeId, learner: bool, misconfigured: bool) -> Result<(), Msg> {
         if id == 0 {
-            return Err("node ids start at n1".into());
+            return Err(Msg::new("err.id_zero"));
         }
         if self.removed.contains(&id) {
-            return Err(format!(
-                "n{id} was removed; etcd never reuses a removed member's id"
-            ));
+            return Err(Msg::new("err.id_reused").arg("id", id));
         }
         if let Some(n) = self.nodes.get(&id) {
-            return Err(format!("n{id} already exists ({})", n.status.name()));
+            return Err(Msg::new("err.exists")
+                .arg("id", id)
+                .arg("status", labels::status(n.status)));
         }
         self.create_node(id);
         if misconfigured {
@@ -1186,12 +1199,14 @@ impl Sim {
 }
 
 /// Keys and values are single words: they must survive a round trip through a scenario line.
-fn check_word(s: &str, what: &str) -> Result<(), String> {
+fn check_word(s: &str, what: &'static str) -> Result<(), Msg> {
     if s.is_empty() {
-        return Err(format!("empty {what}"));
+        return Err(Msg::new("err.empty_word").arg("what", Msg::new(what)));
     }
     if s.chars().any(|c| c.is_whitespace() || c == '=' || c == '#') {
-        return Err(format!("{what} '{s}' must not contain spaces, '=' or '#'"));
+        return Err(Msg::new("err.bad_word")
+            .arg("what", Msg::new(what))
+            .arg("word", s));
     }
     Ok(())
 }

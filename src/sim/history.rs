@@ -134,6 +134,12 @@ impl Timeline {
     /// Performs `action` now. If the view is in the past, the future after it is discarded
     /// (a fork). A rejected action changes nothing and is not recorded.
     pub fn act(&mut self, action: Action) -> Result<(), String> {
+        self.act_worded(action)
+            .map_err(|e| e.render(crate::i18n::Lang::En))
+    }
+
+    /// [`Timeline::act`], with the error as a message for any language.
+    pub fn act_worded(&mut self, action: Action) -> Result<(), Msg> {
         if !self.at_head() {
             self.fork_here();
         }
@@ -143,7 +149,7 @@ impl Timeline {
         self.cur.advance_to(now);
         let processed = self.cur.processed;
         let time = self.cur.now;
-        self.cur.apply(&action)?;
+        self.cur.apply_worded(&action)?;
         self.actions.push(Recorded {
             processed,
             time,

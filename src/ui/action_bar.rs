@@ -63,7 +63,7 @@ pub fn render(v: &View) -> Html {
                         <code class="etcdctl" data-etcdctl="">{ e.clone() }</code>
                     }
                     if let Some(err) = &a.error {
-                        <span class="error" role="alert" data-action-error="">{ tr!(l, "ui.act.not_done", error = err) }</span>
+                        <span class="error" role="alert" data-action-error="">{ tr!(l, "ui.act.not_done", error = err.render(l)) }</span>
                     }
                 </div>
             }

@@ -45,7 +45,7 @@ pub enum Theme {
 pub struct LastAction {
     pub scn: String,
     pub etcdctl: Option<String>,
-    pub error: Option<String>,
+    pub error: Option<crate::i18n::Msg>,
     pub at: u64,
 }
 
@@ -182,7 +182,7 @@ impl App {
         }
         let scn = action.to_scn();
         let etcdctl = action.etcdctl();
-        let r = self.tl_mut().act(action);
+        let r = self.tl_mut().act_worded(action);
         let at = self.tl().sim().now;
         self.ui.history.push(LastAction {
             scn,
