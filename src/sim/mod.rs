@@ -12,6 +12,7 @@ pub mod event;
 pub mod history;
 pub mod network;
 pub mod options;
+pub mod oracle;
 pub mod player;
 pub mod presets;
 pub mod scenario;
