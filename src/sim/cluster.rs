@@ -940,6 +940,7 @@ impl Sim {
             Action::Set { name, value } => {
                 let mut o = self.opts.clone();
                 o.set(name, value)?;
+                o.check()?;
                 if o.seed != self.opts.seed {
                     return Err("the seed can only be set when the cluster is created".into());
                 }
