@@ -26,6 +26,7 @@
 use std::collections::BTreeSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use raftlab::raft::invariants::{Checker, Observed};
 use raftlab::raft::{NodeId, Rng};
 use raftlab::sim::oracle::Oracle;
 use raftlab::sim::{Action, Options, Sim, Status, TICK_MS};
@@ -70,6 +71,11 @@ struct Run {
     replaced: BTreeSet<NodeId>,
     /// Force-new-cluster with the old members left running: client oracles are off.
     split: bool,
+    /// A second checker running the full pairwise check after every event, with the event
+    /// count and invariant names of its first report and of the simulator's incremental one.
+    full: Option<Checker>,
+    first_full: Option<(u64, Vec<String>)>,
+    first_inc: Option<(u64, Vec<String>)>,
 }
 
 fn options(seed: u64, rng: &mut Rng) -> (usize, Options) {
@@ -146,7 +152,13 @@ impl Run {
                 }
             }
             300..=419 => {
-                let key = format!("k{}", self.rng.range(1, self.write + 2));
+                // Mostly recent writes: those a stale answer would get wrong.
+                let back = if self.rng.chance(70) {
+                    self.rng.range(0, 3)
+                } else {
+                    self.rng.range(0, self.write + 1)
+                };
+                let key = format!("k{}", self.write.saturating_sub(back).max(1));
                 let via = if self.rng.chance(60) {
                     Some(self.pick())
                 } else {
@@ -158,7 +170,16 @@ impl Run {
                     linearizable: self.rng.chance(80),
                 }
             }
-            420..=489 => Action::Kill(self.pick()),
+            420..=469 => Action::Kill(self.pick()),
+            470..=489 => {
+                // A crash and an immediate restart: in-flight messages reach the new process.
+                let id = self.pick();
+                if self.replaced.contains(&id) {
+                    return None;
+                }
+                self.act(&Action::Kill(id));
+                Action::Restart(id)
+            }
             490..=579 => {
                 let id = self.pick();
                 if self.replaced.contains(&id) {
@@ -272,12 +293,67 @@ impl Run {
             }
             self.budget -= 1;
             self.sim.step_event();
+            self.compare_checks();
         }
         self.sim.advance_to(target);
         Ok(())
     }
 
+    /// Runs the full check beside the simulator's incremental one and remembers the first
+    /// report of each.
+    fn compare_checks(&mut self) {
+        let Some(full) = self.full.as_mut() else {
+            return;
+        };
+        let obs: Vec<Observed> = self
+            .sim
+            .nodes
+            .values()
+            .filter(|n| !matches!(n.status, Status::NotStarted | Status::Misconfigured))
+            .map(|n| Observed {
+                raft: &n.raft,
+                alive: n.status == Status::Running,
+            })
+            .collect();
+        let found = full.check(&obs);
+        let at = self.sim.processed;
+        if self.first_full.is_none() && !found.is_empty() {
+            self.first_full = Some((at, names(found.iter().map(|v| v.invariant.clone()))));
+        }
+        if self.first_inc.is_none() && !self.sim.violations.is_empty() {
+            let last = self
+                .sim
+                .violations
+                .last()
+                .map(|v| (v.time, v.cause.clone()));
+            let same = self
+                .sim
+                .violations
+                .iter()
+                .filter(|v| Some((v.time, v.cause.clone())) == last)
+                .map(|v| v.invariant.clone());
+            self.first_inc = Some((at, names(same)));
+        }
+    }
+
     fn act(&mut self, a: &Action) {
+        let leader = self.sim.leader();
+        let before: BTreeSet<NodeId> = self.sim.ids().into_iter().collect();
+        self.act_inner(a);
+        if let Some(full) = self.full.as_mut() {
+            // Tell the reference checker what the simulator tells its own.
+            if let (Some(l), false) = (leader, matches!(a, Action::ForceNewCluster(_))) {
+                for id in self.sim.ids() {
+                    if !before.contains(&id) {
+                        full.adopt(id, l);
+                    }
+                }
+            }
+        }
+        self.compare_checks();
+    }
+
+    fn act_inner(&mut self, a: &Action) {
         self.oracle.observe(&self.sim);
         if let Action::ForceNewCluster(id) = a {
             let Some(n) = self.sim.nodes.get(id) else {
@@ -302,6 +378,16 @@ impl Run {
                 self.split = true;
             }
             self.replaced.remove(id);
+        }
+        if let (Action::ForceNewCluster(id), Some(full)) = (a, self.full.as_mut()) {
+            if self
+                .sim
+                .nodes
+                .get(id)
+                .is_some_and(|n| matches!(n.status, Status::Running | Status::Killed))
+            {
+                full.force_new_cluster(*id);
+            }
         }
         // Nonsense actions (restart a running node, ...) are refused; that is fine.
         let _ = self.sim.apply(a);
@@ -395,11 +481,19 @@ impl Run {
     }
 }
 
-fn run_seed(seed: u64) -> Findings {
+fn names(it: impl Iterator<Item = String>) -> Vec<String> {
+    let mut v: Vec<String> = it.collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+fn new_run(seed: u64, unsafe_commit: bool, full: bool) -> (Run, u64) {
     let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xC0FFEE);
-    let (n, opts) = options(seed, &mut rng);
+    let (n, mut opts) = options(seed, &mut rng);
+    opts.unsafe_commit = unsafe_commit;
     let steps = rng.range(20, 80);
-    let mut run = Run {
+    let run = Run {
         sim: Sim::new(n, opts),
         rng,
         oracle: Oracle::new(),
@@ -408,7 +502,15 @@ fn run_seed(seed: u64) -> Findings {
         next_id: n as NodeId,
         replaced: BTreeSet::new(),
         split: false,
+        full: full.then(Checker::new),
+        first_full: None,
+        first_inc: None,
     };
+    (run, steps)
+}
+
+fn run_seed(seed: u64) -> Findings {
+    let (mut run, steps) = new_run(seed, false, false);
     let mut f = Findings::default();
     let outcome = (|| -> Result<(), String> {
         for _ in 0..steps {
@@ -496,4 +598,89 @@ fn campaign_finds_no_violation_wrong_read_lost_write_panic_or_hang() {
         println!("{b}");
     }
     assert!(bad.is_empty(), "{} of {seeds} seeds failed", bad.len());
+}
+
+/// Breaks a node the way a buggy core would (leads a term another node leads, loses commit,
+/// commits what no quorum holds, rewrites its uncommitted tail), then acts, so both checks
+/// look at every node. Returns whether a break was possible.
+fn break_something(run: &mut Run) -> bool {
+    let running: Vec<NodeId> = run
+        .sim
+        .ids()
+        .into_iter()
+        .filter(|id| run.sim.is_running(*id))
+        .collect();
+    if running.is_empty() {
+        return false;
+    }
+    let x = running[run.rng.range(0, running.len() as u64) as usize];
+    let leader = run.sim.leader();
+    let r = &mut run.sim.nodes.get_mut(&x).expect("running").raft;
+    match run.rng.range(0, 4) {
+        0 => match leader {
+            Some(l) if l != x => {
+                let term = run.sim.nodes[&l].raft.term;
+                let r = &mut run.sim.nodes.get_mut(&x).expect("running").raft;
+                r.term = term;
+                r.role = raftlab::raft::Role::Leader;
+            }
+            _ => return false,
+        },
+        1 if r.log.committed > r.log.snapshot.index => {
+            r.log.committed -= 1;
+        }
+        2 if r.role == raftlab::raft::Role::Leader && r.log.last_index() > r.log.committed => {
+            r.log.committed = r.log.last_index();
+        }
+        3 if r.log.last_index() > r.log.committed => {
+            let from = (r.log.committed + 1 - r.log.snapshot.index - 1) as usize;
+            let bump = r.term + 1;
+            for e in r.log.entries.iter_mut().skip(from) {
+                let mut changed = (**e).clone();
+                changed.term = bump;
+                *e = std::sync::Arc::new(changed);
+            }
+        }
+        _ => return false,
+    }
+    run.act(&Action::Loss(0));
+    true
+}
+
+/// The simulator's incremental check (only the nodes each event touched) and the full
+/// pairwise check agree on random runs: both silent on correct runs (every event of every
+/// run), and on runs broken on purpose (a node's state corrupted as a buggy core would) both
+/// first speak at the same moment, naming the same properties.
+#[test]
+fn incremental_and_full_checks_agree_on_random_runs() {
+    let seeds = if cfg!(debug_assertions) { 60 } else { 400 };
+    let mut broken = 0;
+    for seed in 1..=seeds {
+        let (mut run, steps) = new_run(seed, false, true);
+        let mut break_at = (seed % 2 == 0).then(|| run.rng.range(0, steps));
+        for step in 0..steps {
+            if Some(step) == break_at && !break_something(&mut run) {
+                // Nothing to break at that moment; try again at the next step.
+                break_at = Some(step + 1);
+            }
+            if let Some(a) = run.random_action() {
+                run.act(&a);
+            }
+            let t = run.rng.range(1, 15);
+            run.advance(t).expect("within budget");
+            if run.first_full.is_some() || run.first_inc.is_some() {
+                break;
+            }
+        }
+        assert_eq!(
+            run.first_full, run.first_inc,
+            "seed {seed}: first report of the full check vs the incremental one"
+        );
+        broken += usize::from(run.first_full.is_some());
+    }
+    println!("{broken} of {seeds} runs broke safety; both checks agreed on each");
+    assert!(
+        broken > 0,
+        "no run broke safety: the comparison proved nothing"
+    );
 }

@@ -384,7 +384,13 @@ impl Checker {
         // Learners never counted: what the leader committed in its term is held by a
         // majority of voters of each half of its configuration, learners aside.
         let c = r.log.committed;
-        let prev = memo.prev_config.replace(r.trk.config.clone());
+        // Cloned only when it changed (a leader is checked after nearly every event); when
+        // it did not, the configuration before is the one now.
+        let prev = if memo.prev_config.as_ref() == Some(&r.trk.config) {
+            None
+        } else {
+            memo.prev_config.replace(r.trk.config.clone())
+        };
         if memo.leader_commit < c && r.log.term(c) == Some(r.term) {
             memo.leader_commit = c;
             let holds = |nid: NodeId| {

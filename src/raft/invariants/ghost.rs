@@ -24,11 +24,13 @@ pub struct Ghost {
     pub base: u64,
     /// The committed term at index base+1+position, if some node showed it.
     pub committed: Vec<Option<u64>>,
-    /// index → every (term, term of the entry before it) seen in some log above that log's
-    /// commit index. In Raft the leader of a term creates the entry (index, term) once, after
-    /// a fixed predecessor, so two logs holding it must agree on the term before it: by
+    /// index → the first (term, term of the entry before it) seen in some log above that
+    /// log's commit index. In Raft the leader of a term creates the entry (index, term) once,
+    /// after a fixed predecessor, so two logs holding it must agree on the term before it: by
     /// induction this is Log Matching, checked one entry at a time instead of pairwise.
-    pub links: BTreeMap<u64, Vec<(u64, u64)>>,
+    pub links: BTreeMap<u64, (u64, u64)>,
+    /// Further (term, previous term) pairs at an index (uncommitted entries of other terms).
+    pub more_links: BTreeMap<u64, Vec<(u64, u64)>>,
 }
 
 /// The result of recording evidence.
@@ -73,7 +75,21 @@ impl Ghost {
 
     /// Records that a log holds (index, term) right after an entry of term `prev`.
     pub fn link(&mut self, index: u64, term: u64, prev: u64) -> Seen {
-        let at = self.links.entry(index).or_default();
+        match self.links.get(&index) {
+            None => {
+                self.links.insert(index, (term, prev));
+                return Seen::Agrees;
+            }
+            Some(&(t, p)) if t == term => {
+                return if p == prev {
+                    Seen::Agrees
+                } else {
+                    Seen::Conflicts(p)
+                };
+            }
+            Some(_) => {}
+        }
+        let at = self.more_links.entry(index).or_default();
         match at.iter().find(|(t, _)| *t == term) {
             Some(&(_, p)) if p != prev => Seen::Conflicts(p),
             Some(_) => Seen::Agrees,
@@ -99,6 +115,7 @@ impl Ghost {
             .is_some_and(|(i, _)| *i + 1024 < commit_floor)
         {
             self.links = self.links.split_off(&(commit_floor + 1));
+            self.more_links = self.more_links.split_off(&(commit_floor + 1));
         }
     }
 
@@ -112,6 +129,7 @@ impl Ghost {
             base: self.base,
             committed: self.committed.iter().take(keep).copied().collect(),
             links: BTreeMap::new(),
+            more_links: BTreeMap::new(),
         }
     }
 }
