@@ -547,7 +547,7 @@ fn campaign_finds_no_violation_wrong_read_lost_write_panic_or_hang() {
     let seeds: u64 = std::env::var("RAFTLAB_CAMPAIGN_SEEDS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(if cfg!(debug_assertions) { 200 } else { 1000 });
+        .unwrap_or(if cfg!(debug_assertions) { 500 } else { 2000 });
     let first: u64 = std::env::var("RAFTLAB_CAMPAIGN_FIRST")
         .ok()
         .and_then(|s| s.parse().ok())
