@@ -309,12 +309,7 @@ impl Checker {
                 ghost.leaders.insert(r.term, id);
                 // Leader completeness: a new leader holds every committed entry it has not
                 // compacted (entries whose committed term is unknown prove nothing).
-                for (pos, ct) in ghost.committed.iter().enumerate() {
-                    let i = ghost.base + pos as u64 + 1;
-                    let Some(ct) = *ct else { continue };
-                    if i <= r.log.snapshot.index {
-                        continue;
-                    }
+                for (i, ct) in ghost.committed_above(r.log.snapshot.index) {
                     if r.log.term(i) != Some(ct) {
                         out.push(v(
                             "leader completeness",

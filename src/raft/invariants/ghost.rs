@@ -22,8 +22,10 @@ pub struct Ghost {
     pub leaders: BTreeMap<u64, NodeId>,
     /// Indexes at or below this are forgotten (every node has compacted past them).
     pub base: u64,
-    /// The committed term at index base+1+position, if some node showed it.
-    pub committed: Vec<Option<u64>>,
+    /// Committed terms some node showed, as runs: first index → (last index, term). Terms
+    /// change rarely, so this stays small however long the log (it is copied into every
+    /// time-travel checkpoint). An index in no run is unknown.
+    pub committed: BTreeMap<u64, (u64, u64)>,
     /// index → the first (term, term of the entry before it) seen in some log above that
     /// log's commit index. In Raft the leader of a term creates the entry (index, term) once,
     /// after a fixed predecessor, so two logs holding it must agree on the term before it: by
@@ -45,13 +47,23 @@ pub enum Seen {
 impl Ghost {
     /// The term committed at `index`, if known.
     pub fn committed_term(&self, index: u64) -> Option<u64> {
-        if index <= self.base {
-            return None;
-        }
         self.committed
-            .get((index - self.base - 1) as usize)
-            .copied()
-            .flatten()
+            .range(..=index)
+            .next_back()
+            .filter(|(_, (end, _))| index <= *end)
+            .map(|(_, (_, t))| *t)
+    }
+
+    /// Every known committed (index, term) above `after`, in order.
+    pub fn committed_above(&self, after: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let from = self
+            .committed
+            .range(..=after)
+            .next_back()
+            .map_or(after + 1, |(s, _)| *s);
+        self.committed
+            .range(from..)
+            .flat_map(move |(s, (e, t))| ((*s).max(after + 1)..=*e).map(move |i| (i, *t)))
     }
 
     /// Records that a node committed `term` at `index` (index ≥ 1).
@@ -59,18 +71,38 @@ impl Ghost {
         if index <= self.base {
             return Seen::Agrees;
         }
-        let pos = (index - self.base - 1) as usize;
-        if self.committed.len() <= pos {
-            self.committed.resize(pos + 1, None);
-        }
-        match self.committed[pos] {
-            Some(ct) if ct != term => Seen::Conflicts(ct),
-            Some(_) => Seen::Agrees,
-            None => {
-                self.committed[pos] = Some(term);
+        if let Some(ct) = self.committed_term(index) {
+            return if ct == term {
                 Seen::Agrees
+            } else {
+                Seen::Conflicts(ct)
+            };
+        }
+        // Unknown until now: join the runs on either side when they have the same term.
+        let before = self
+            .committed
+            .range(..index)
+            .next_back()
+            .filter(|(_, (e, t))| *e + 1 == index && *t == term)
+            .map(|(s, _)| *s);
+        let after = self
+            .committed
+            .get(&(index + 1))
+            .filter(|(_, t)| *t == term)
+            .map(|(e, _)| *e);
+        if after.is_some() {
+            self.committed.remove(&(index + 1));
+        }
+        let end = after.unwrap_or(index);
+        match before {
+            Some(s) => {
+                self.committed.insert(s, (end, term));
+            }
+            None => {
+                self.committed.insert(index, (end, term));
             }
         }
+        Seen::Agrees
     }
 
     /// Records that a log holds (index, term) right after an entry of term `prev`.
@@ -105,9 +137,14 @@ impl Ghost {
     /// (every live node committed them; a link is only consulted above a log's commit).
     pub fn prune(&mut self, snapshot_floor: u64, commit_floor: u64) {
         if snapshot_floor > self.base + 1024 {
-            let drop = ((snapshot_floor - self.base) as usize).min(self.committed.len());
-            self.committed.drain(..drop);
-            self.base += drop as u64;
+            self.base = snapshot_floor;
+            let mut kept = self.committed.split_off(&(snapshot_floor + 1));
+            if let Some((_, &(e, t))) = self.committed.iter().next_back() {
+                if e > snapshot_floor {
+                    kept.insert(snapshot_floor + 1, (e, t));
+                }
+            }
+            self.committed = kept;
         }
         if self
             .links
@@ -123,13 +160,53 @@ impl Ghost {
     /// with commit index `commit`: the committed history up to there, nothing else (terms
     /// may be led again in the new lineage, and entries above `commit` are its own).
     pub fn fork(&self, commit: u64) -> Ghost {
-        let keep = commit.saturating_sub(self.base) as usize;
+        let mut committed = self.committed.clone();
+        committed.split_off(&(commit + 1));
+        if let Some((_, (e, _))) = committed.iter_mut().next_back() {
+            *e = (*e).min(commit);
+        }
         Ghost {
             leaders: BTreeMap::new(),
             base: self.base,
-            committed: self.committed.iter().take(keep).copied().collect(),
+            committed,
             links: BTreeMap::new(),
             more_links: BTreeMap::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn committed_terms_are_runs_with_unknown_gaps() {
+        let mut g = Ghost::default();
+        for i in 1..=5 {
+            assert_eq!(g.commit(i, 1), Seen::Agrees);
+        }
+        // 6-7 never seen; 8-9 of term 2.
+        assert_eq!(g.commit(9, 2), Seen::Agrees);
+        assert_eq!(g.commit(8, 2), Seen::Agrees);
+        assert_eq!(g.committed.len(), 2);
+        assert_eq!(g.committed_term(6), None);
+        assert_eq!(g.commit(7, 2), Seen::Agrees);
+        assert_eq!(g.commit(6, 1), Seen::Agrees);
+        // The gap filled, the runs joined where the terms allow.
+        assert_eq!(g.committed, BTreeMap::from([(1, (6, 1)), (7, (9, 2))]));
+        assert_eq!(g.commit(7, 3), Seen::Conflicts(2));
+        assert_eq!(
+            g.committed_above(5).collect::<Vec<_>>(),
+            vec![(6, 1), (7, 2), (8, 2), (9, 2)]
+        );
+        let f = g.fork(7);
+        assert_eq!(f.committed, BTreeMap::from([(1, (6, 1)), (7, (7, 2))]));
+        g.prune(2000, 0);
+        assert!(g.committed.is_empty());
+        assert_eq!(
+            g.commit(5, 9),
+            Seen::Agrees,
+            "forgotten indexes prove nothing"
+        );
     }
 }
