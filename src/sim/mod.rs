@@ -13,6 +13,7 @@ pub mod history;
 pub mod labels;
 pub mod network;
 pub mod options;
+pub mod oracle;
 pub mod player;
 pub mod presets;
 pub mod scenario;
