@@ -179,7 +179,12 @@ pub fn welcome(v: &View) -> Html {
                 <button class="link-btn" onclick={link.callback(|_| Msg::Welcome(false))}
                     aria-label="close the welcome card">{ "✕" }</button>
             </div>
-            <p>{ "The cluster on the left is live: click a node to crash it, cut links, write values. Or follow a lesson that explains each step." }</p>
+            <p>
+                { "The cluster " }
+                <span class="wide-only">{ "on the left" }</span>
+                <span class="narrow-only">{ "above" }</span>
+                { " is live: click a node to crash it, cut links, write values. Or follow a lesson that explains each step." }
+            </p>
             <button class="primary big" aria-label="start lesson 1" onclick={link.callback(move |_| Msg::StartLesson(first.id))}>
                 { format!("Start lesson 1: {} ▶", first.title()) }
             </button>
@@ -202,7 +207,7 @@ pub fn presenter_controls(v: &View) -> Html {
                 <button class="primary go" aria-label={if running { "pause" } else { "play" }}
                     onclick={link.callback(|_| Msg::TogglePlay)}>{ if running { "❚❚ Pause" } else { "▶ Play" } }</button>
                 <button onclick={link.callback(move |_| Msg::Pace(if teach { Pace::Fixed(5.0) } else { Pace::Teach }))}>
-                    { if teach { "⏩ fast" } else { "🐢 teaching pace" } }
+                    { if teach { "▶▶ fast" } else { "teaching pace" } }
                 </button>
                 <span class="lesson-clock">{ secs(v.sim.now) }</span>
             </div>

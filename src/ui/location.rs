@@ -61,6 +61,10 @@ impl App {
         if self.ui.embed || self.ui.presenter {
             self.ui.welcome = false;
         }
+        if self.ui.embed {
+            // A small frame has no room for it; the reader of an embed can open it.
+            self.ui.legend = false;
+        }
         if let Some(run) = get("run") {
             self.ui.welcome = false;
             match share::decode(&run) {

@@ -113,7 +113,7 @@ pub fn render(v: &View) -> Html {
                 </label>
                 <button class="fast" onclick={fast} aria-label={if teach { "fast pace" } else { "teaching pace" }}
                     title={if teach { "5× real time" } else { "back to the teaching pace" }}>
-                    { if teach { "⏩ fast" } else { "🐢 slow" } }
+                    { if teach { "▶▶ fast" } else { "slow" } }
                 </button>
                 <span class="clock" title="simulated time; a tick is 100 ms">
                     { format!("t = {} · tick {}", secs(sim.now), sim.now / 100) }

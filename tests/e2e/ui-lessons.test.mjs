@@ -72,10 +72,7 @@ test('lesson: back, replay this step, the toolbar play continues the lesson, end
       await page.click('.toolbar button[data-playing]');
       await waitStep(page, 2);
       const at2 = { now: await simNow(page), fp: await page.getAttribute('[data-fingerprint]', 'data-fingerprint') };
-      await page.click('button[aria-label="back to the previous step"]');
-      await waitStep(page, 1);
-      assert.ok((await simNow(page)) < at2.now, 'back went back in time');
-      assert.match((await lessonState(page)).narration, /Three followers/);
+      // Replay: the stretch from narration 1 to narration 2 plays again and ends in the same state.
       await page.click('button[aria-label="replay this step"]');
       await page.waitForSelector('[data-lesson-step="1"][data-lesson-playing="true"]');
       await waitStep(page, 2);
@@ -84,6 +81,13 @@ test('lesson: back, replay this step, the toolbar play continues the lesson, end
         at2,
         'the replayed step ends in the same state',
       );
+      // Back: narration 1 again, at its moment.
+      await page.click('button[aria-label="back to the previous step"]');
+      await waitStep(page, 1);
+      assert.ok((await simNow(page)) < at2.now, 'back went back in time');
+      assert.match((await lessonState(page)).narration, /Three followers/);
+      await page.click(CONTINUE);
+      await waitStep(page, 2);
       for (let k = 3; k <= 4; k++) {
         await page.click(CONTINUE);
         await waitStep(page, k);
@@ -155,6 +159,10 @@ async function writesThenCheckTail(page, n, label) {
   for (let i = 1; i <= n; i++) lines.push(`propose k${i}=${i}`);
   lines.push('tick 40');
   await openTab(page, 'scenario');
+  // With a scenario loaded, the loaders fold away under "Open a scenario".
+  if (!(await page.isVisible('textarea[aria-label="scenario text"]'))) {
+    await page.click('summary:has-text("Open a scenario")');
+  }
   await page.fill('textarea[aria-label="scenario text"]', lines.join('\n'));
   await page.click('button[aria-label="load pasted scenario"]');
   await page.click('button[aria-label="run all lines"]');
@@ -305,6 +313,11 @@ test('the first visit offers lesson 1 and the grouped lesson list beside a live 
       const groups = await page.$$eval('[data-welcome] .lesson-group h3', (els) => els.map((e) => e.textContent));
       assert.deepEqual(groups, ['basics', 'failures', 'membership & learners', 'etcd internals']);
       await app.screenshot('welcome-1280x720');
+      // No scroll creep: tabbing through the controls and acting never scrolls the page.
+      for (let i = 0; i < 25; i++) await page.keyboard.press('Tab');
+      await page.click('[data-tab="network"]');
+      await page.click('[data-tab="node"]');
+      assert.equal((await pageScroll(page)).scrollY, 0, 'the page scrolled by itself');
       await page.click('button[aria-label="start lesson 1"]');
       await page.waitForSelector('[data-lesson-step="0"]');
       assert.equal(await page.locator('[data-welcome]').count(), 0);
