@@ -12,11 +12,12 @@ pub mod event;
 pub mod history;
 pub mod network;
 pub mod options;
+pub mod oracle;
 pub mod player;
 pub mod presets;
 pub mod scenario;
 pub mod share;
-mod words;
+pub mod words;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
