@@ -989,7 +989,7 @@ impl Sim {
                     Some(f.msg.from),
                     EventKind::Fault,
                     Msg::new("ev.dropped_by_hand")
-                        .arg("type", f.msg.msg_type.name())
+                        .arg("type", labels::etcd_msg(f.msg.msg_type))
                         .arg("from", f.msg.from)
                         .arg("to", f.msg.to),
                 );

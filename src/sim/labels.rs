@@ -1,7 +1,7 @@
 //! Short names worded through the catalogs: node status, progress state, request labels.
 
 use crate::i18n::Msg;
-use crate::raft::{ProgressState, Role};
+use crate::raft::{MsgType, ProgressState, Role};
 
 use super::client::{Outcome, ReqKind, Request};
 use super::cluster::Status;
@@ -13,6 +13,12 @@ pub fn progress(state: ProgressState) -> Msg {
         ProgressState::Replicate => "progress.replicate",
         ProgressState::Snapshot => "progress.snapshot",
     })
+}
+
+/// A message type as etcd names it ("MsgApp", "MsgHeartbeatResp"): the same in every
+/// language, and what an etcd operator finds in etcd's logs and code.
+pub fn etcd_msg(t: MsgType) -> String {
+    format!("Msg{t:?}")
 }
 
 /// The name of a role ("pre-candidate", "预候选者").

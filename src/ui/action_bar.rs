@@ -48,7 +48,10 @@ pub fn render(v: &View) -> Html {
     if last.is_none() && latest.is_none() {
         return html! {
             <div class="action-bar hint">
-                { tr!(l, "ui.act.hint") }
+                { tr!(l, "ui.act.hint_1") }
+                <span class="wide-only">{ tr!(l, "ui.act.hint_right") }</span>
+                <span class="narrow-only">{ tr!(l, "ui.act.hint_below") }</span>
+                { tr!(l, "ui.act.hint_2") }
             </div>
         };
     }

@@ -8,8 +8,3 @@ pub use glossary::CONCEPTS;
 pub fn tip_in(lang: Lang, concept: &str) -> &'static str {
     glossary::tip(lang, concept)
 }
-
-/// The sentence for `concept` in English ("" if unknown).
-pub fn tip(concept: &str) -> &'static str {
-    glossary::tip(Lang::En, concept)
-}

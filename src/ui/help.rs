@@ -13,6 +13,7 @@ const KEYS: &[(&str, &str)] = &[
     ("space", "ui.help.key_space"),
     ("→", "ui.help.key_right"),
     ("←", "ui.help.key_left"),
+    ("p or f", "ui.help.key_present"),
     ("?", "ui.help.key_help"),
     ("Esc", "ui.help.key_esc"),
 ];
@@ -26,11 +27,12 @@ const LEGEND: &[(&str, &str)] = &[
     ("ui.help.see_learner", "ui.help.mean_learner"),
     ("ui.help.see_down", "ui.help.mean_down"),
     ("ui.help.see_misconfigured", "ui.help.mean_misconfigured"),
+    ("ui.help.see_term", "ui.help.mean_term"),
     ("ui.help.see_arc", "ui.help.mean_arc"),
+    ("ui.help.see_votes", "ui.help.mean_votes"),
     ("ui.help.see_cut", "ui.help.mean_cut"),
     ("ui.help.see_groups", "ui.help.mean_groups"),
     ("ui.help.see_msgs", "ui.help.mean_msgs"),
-    ("ui.help.see_big", "ui.help.mean_big"),
     ("ui.help.see_reply", "ui.help.mean_reply"),
     ("ui.help.see_entry", "ui.help.mean_entry"),
 ];

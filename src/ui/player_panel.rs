@@ -1,6 +1,7 @@
-//! The scenario player: open a .scn (presets menu, file picker or paste), run it line by
-//! line with the current line highlighted, run to a line, see each expect pass or fail,
-//! and read the narration where the scenario pauses.
+//! The scenario tab: open a lesson or a .scn (lesson list, presets menu, file picker or
+//! paste); for a loaded scenario, instant controls (a line, to the next pause, all) and,
+//! behind "show script", its lines with the current one highlighted, each expect passed or
+//! failed, and "run to here". The narration itself is in the lesson dock (`lesson_view`).
 
 use std::collections::BTreeMap;
 
@@ -13,9 +14,11 @@ use crate::sim::scenario::Stmt;
 
 use crate::tr;
 
-use super::app::{Loaded, Msg, View};
+use super::app::{Msg, View};
 use super::dom;
 use super::forms::Field;
+use super::lesson::Lesson;
+use super::lesson_view;
 
 fn loaders(v: &View) -> Html {
     let f = &v.ui.forms;
@@ -95,7 +98,7 @@ fn is_check(stmt: &Stmt) -> bool {
     }
 }
 
-fn script(v: &View, s: &Loaded) -> Html {
+fn script(v: &View, s: &Lesson) -> Html {
     let p = &s.player;
     let l = v.ui.lang;
     let link = v.link;
@@ -161,8 +164,8 @@ fn script(v: &View, s: &Loaded) -> Html {
             </div>
             <div class="row wrap">
                 <button onclick={link.callback(|_| Msg::PlayerStep)} disabled={done} aria-label={tr!(l, "ui.pl.step_aria")}>{ tr!(l, "ui.pl.step") }</button>
-                <button class="primary" onclick={link.callback(|_| Msg::PlayerContinue)} disabled={done}
-                    aria-label={tr!(l, "ui.pl.next_pause_aria")}>{ tr!(l, "ui.pl.next_pause") }</button>
+                <button onclick={link.callback(|_| Msg::PlayerContinue)} disabled={done}
+                    aria-label={tr!(l, "ui.pl.next_pause_aria")} title={tr!(l, "ui.pl.next_pause_tip")}>{ tr!(l, "ui.pl.next_pause") }</button>
                 <button onclick={link.callback(|_| Msg::PlayerRunTo(usize::MAX))} disabled={done} aria-label={tr!(l, "ui.pl.run_all_aria")}>{ tr!(l, "ui.pl.run_all") }</button>
                 <span class="progress-text">
                     { tr!(l, "ui.pl.lines_run", at = at, total = total) }
@@ -173,7 +176,10 @@ fn script(v: &View, s: &Loaded) -> Html {
                     }
                 </span>
             </div>
-            <ol class="lines">{ lines }</ol>
+            <details class="show-script">
+                <summary>{ "show script" }</summary>
+                <ol class="lines">{ lines }</ol>
+            </details>
         </div>
     }
 }
@@ -184,39 +190,18 @@ pub fn render(v: &View) -> Html {
     html! {
         <div class="player-panel">
             if let Some(e) = &v.ui.script_error {
-                <p class="error" role="alert" data-script-error="">{ e.clone() }</p>
+                <p class="error" role="alert" data-script-error="">{ e.render(l) }</p>
             }
             if let Some(s) = v.scenario {
                 { script(v, s) }
+            }
+            if v.scenario.is_none() {
+                { lesson_view::lesson_list(v) }
             }
             <details open={v.scenario.is_none()}>
                 <summary>{ tr!(l, "ui.pl.open") }</summary>
                 { loaders(v) }
             </details>
-        </div>
-    }
-}
-
-/// The narration callout, shown over the cluster where the scenario pauses.
-pub fn narration(v: &View) -> Html {
-    let Some(s) = v.scenario else {
-        return html! {};
-    };
-    let Some((line, text)) = &s.narration else {
-        return html! {};
-    };
-    let done = s.player.done();
-    let l = v.ui.lang;
-    let lineno = s.player.script.lines.get(*line).map_or(0, |l| l.lineno);
-    html! {
-        <div class="narration" role="note" aria-live="polite" data-narration={line.to_string()}>
-            <span class="who">{ tr!(l, "ui.pl.who", name = s.name, line = lineno) }</span>
-            <p>{ text.clone() }</p>
-            if !done {
-                <button class="primary" onclick={v.link.callback(|_| Msg::PlayerContinue)} aria-label={tr!(l, "ui.pl.continue_aria")} data-continue="">{ tr!(l, "ui.pl.continue") }</button>
-            } else {
-                <span class="ok">{ tr!(l, "ui.pl.end") }</span>
-            }
         </div>
     }
 }

@@ -14,8 +14,8 @@ pub fn render(v: &View) -> Html {
     let scn = v.tl.export_scn();
     let actions = v.tl.actions().len();
     let embed = v.ui.share_link.as_ref().map(|l| match l.split_once('#') {
-        Some((base, hash)) => format!("{base}?embed=1#{hash}"),
-        None => format!("{l}?embed=1"),
+        Some((base, hash)) => format!("{base}{}embed=1#{hash}", query_sep(base)),
+        None => format!("{l}{}embed=1", query_sep(l)),
     });
     html! {
         <div class="share-panel">
@@ -42,5 +42,14 @@ pub fn render(v: &View) -> Html {
                 <pre class="scn-preview" data-export-scn="">{ scn }</pre>
             </details>
         </div>
+    }
+}
+
+/// `&` when `url` already has a query, else `?`.
+fn query_sep(url: &str) -> char {
+    if url.contains('?') {
+        '&'
+    } else {
+        '?'
     }
 }
