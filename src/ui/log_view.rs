@@ -196,6 +196,20 @@ fn conf_lines(label: &str) -> (String, String) {
     }
 }
 
+/// A word of a membership label in `l` ("promote", "+learner", "joint" …); node ids and
+/// anything else stay as they are.
+fn conf_word(l: Lang, w: &str) -> String {
+    let key = match w {
+        "promote" => "ui.log.conf_promote",
+        "joint" => "ui.log.conf_joint",
+        "leave" => "ui.log.conf_leave",
+        "+learner" => "ui.log.conf_learner",
+        "+voter" => "ui.log.conf_voter",
+        _ => return w.to_string(),
+    };
+    crate::i18n::text(l, key).to_string()
+}
+
 /// One entry box, as drawn.
 #[derive(Clone, Debug, PartialEq)]
 struct EntryBox {
@@ -311,8 +325,8 @@ fn LogRow(p: &RowProps) -> Html {
                     data-conf-label={e.conf_label.clone()} title={title}>
                     if let Some(c) = &e.conf_label {
                         <span class="t small">{ e.term.to_string() }</span>
-                        <span class="l c1">{ conf_lines(c).0 }</span>
-                        <span class="l c2">{ conf_lines(c).1 }</span>
+                        <span class="l c1">{ conf_word(l, &conf_lines(c).0) }</span>
+                        <span class="l c2">{ conf_word(l, &conf_lines(c).1) }</span>
                     } else {
                         <span class="t">{ e.term.to_string() }</span>
                         <span class="l">{ short(&e.label) }</span>

@@ -113,7 +113,7 @@ pub fn render(v: &View) -> Html {
                             { if running { "❚❚" } else { "▶" } }
                         </button>
                     }
-                    <span class="clock">{ format!("t = {:.1} s", v.sim.now as f64 / 1000.0) }</span>
+                    <span class="clock">{ tr!(l, "ui.page.clock", time = format!("{:.1}", v.sim.now as f64 / 1000.0)) }</span>
                     <a href={full_app_url()} target="_blank" rel="noopener">{ tr!(l, "ui.page.open_full") }</a>
                 </div>
                 <main class="main">

@@ -177,7 +177,7 @@ fn script(v: &View, s: &Lesson) -> Html {
                 </span>
             </div>
             <details class="show-script">
-                <summary>{ "show script" }</summary>
+                <summary>{ tr!(l, "ui.pl.show_script") }</summary>
                 <ol class="lines">{ lines }</ol>
             </details>
         </div>

@@ -32,7 +32,11 @@ export function englishLeft(page, root = 'body') {
         const text = raw
           .replace(/\betcdctl\b[^—·\n（）()]*/g, ' ')
           .replace(/--[a-z][a-z-]*(=\S+)?/g, ' ')
-          .replace(/\S+=\S*/g, ' ');
+          .replace(/\S+=\S*/g, ' ')
+          // etcdctl's member subcommands, quoted or not: 'member add n4 --learner'.
+          .replace(/\bmember (add|promote|remove|list|update)\b( n\d+)?/g, ' ')
+          // A .scn command in parentheses is code: "(kill n1)".
+          .replace(/\((kill|restart|isolate|partition|cut|loss|heal|campaign|propose|read|member|start|transfer-leader|compact|force-new-cluster|drop|set)\b[^)]*\)/g, ' ');
         for (const m of text.matchAll(/[A-Za-z][A-Za-z_'’-]*[A-Za-z]/g)) {
           const w = m[0];
           if (ok.has(w) || /^n\d+$/.test(w) || /^(0x)?[0-9a-f]+$/i.test(w) && /\d/.test(w)) continue;
