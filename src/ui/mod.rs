@@ -17,6 +17,7 @@ mod geometry;
 mod glossary;
 mod help;
 mod lesson;
+mod lesson_ctl;
 mod lesson_view;
 mod location;
 mod log_view;
