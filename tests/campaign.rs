@@ -493,6 +493,10 @@ impl Run {
             }
             if waited > limit {
                 f.not_caught_up = lagging;
+                if !settled {
+                    f.not_caught_up
+                        .push(format!("leader n{l} committed no entry of its term"));
+                }
                 return Ok(());
             }
         }
