@@ -9,10 +9,7 @@ use yew::prelude::*;
 use crate::i18n::Msg as Text;
 use crate::sim::event::EventKind;
 use crate::sim::history::Timeline;
-use crate::sim::player::Player;
-use crate::sim::scenario::Script;
-use crate::sim::{presets, share, Action, Options, TICK_MS};
-use crate::tr;
+use crate::sim::{share, Action, Options, TICK_MS};
 
 use super::dom::{self, FrameClock, KeyListener};
 use super::forms::Forms;
@@ -31,7 +28,7 @@ pub struct App {
     clock: FrameClock,
     last_ts: Option<f64>,
     carry: f64,
-    seen_violations: usize,
+    pub(super) seen_violations: usize,
     frame_start: Option<f64>,
     /// The scenario line last scrolled into view.
     revealed_line: Option<usize>,
@@ -47,7 +44,7 @@ impl App {
         }
     }
 
-    fn tl_mut(&mut self) -> &mut Timeline {
+    pub(super) fn tl_mut(&mut self) -> &mut Timeline {
         match self.scenario.as_mut().and_then(|s| s.player.timeline_mut()) {
             Some(t) => t,
             None => &mut self.tl,
@@ -94,22 +91,8 @@ impl App {
         self.sync_clock();
     }
 
-    /// Plays or pauses the lesson's stretch.
-    fn set_lesson_playing(&mut self, on: bool) {
-        self.ui.playing = false;
-        if on && !self.tl().at_head() {
-            // A lesson continues from where its script left off, not from a moment scrubbed to.
-            let head = self.tl().head_time();
-            self.tl_mut().seek(head);
-        }
-        if let Some(l) = self.scenario.as_mut() {
-            l.set_playing(on);
-        }
-        self.sync_clock();
-    }
-
     /// Requests animation frames exactly while something plays: nothing runs while paused.
-    fn sync_clock(&mut self) {
+    pub(super) fn sync_clock(&mut self) {
         self.last_ts = None;
         self.carry = 0.0;
         let lesson = self.scenario.as_ref().is_some_and(|l| l.playing);
@@ -164,58 +147,6 @@ impl App {
     pub(super) fn sync_reset_form(&mut self, n: usize, seed: u64) {
         self.ui.forms.reset_n = n.to_string();
         self.ui.forms.reset_seed = seed.to_string();
-    }
-
-    /// Loads scenario text as a lesson and runs its `cluster` line; paused at its start card.
-    pub(super) fn load_script(
-        &mut self,
-        name: String,
-        text: &str,
-        preset: Option<&'static presets::Preset>,
-    ) -> bool {
-        match Script::parse(text) {
-            Ok(script) => {
-                let mut player = Player::new(script);
-                player.lang = self.ui.lang;
-                // The first line is always `cluster`: run it so the new cluster shows at once.
-                player.step();
-                if let Some(tl) = player.timeline() {
-                    self.sync_reset_form(tl.initial_size(), tl.initial_options().seed);
-                }
-                self.scenario = Some(Lesson::new(player, name, preset));
-                self.ui.script_error = None;
-                self.ui.selected_node = None;
-                self.ui.selected_msg = None;
-                self.ui.history.clear();
-                self.ui.tab = Tab::Scenario;
-                self.ui.welcome = false;
-                self.seen_violations = 0;
-                self.set_playing(false);
-                true
-            }
-            Err(e) => {
-                self.ui.script_error = Some(
-                    Text::new("ui.note.script_error")
-                        .arg("name", name.as_str())
-                        .arg("error", e.to_string()),
-                );
-                self.ui.tab = Tab::Scenario;
-                false
-            }
-        }
-    }
-
-    pub(super) fn load_preset(&mut self, id: &str) -> bool {
-        match presets::find(id) {
-            Some(p) => {
-                self.ui.forms.preset = p.id.to_string();
-                self.load_script(p.title_in(self.ui.lang).to_string(), p.text, Some(p))
-            }
-            None => {
-                self.ui.notice = Some(Text::new("ui.note.no_preset").arg("id", id));
-                false
-            }
-        }
     }
 
     fn frame(&mut self, ts: f64) -> bool {
@@ -469,77 +400,19 @@ impl Component for App {
                     self.ui.selected_node = None;
                 }
             }
-            Msg::LoadScript(name, text) => {
-                self.load_script(name, &text, None);
-            }
-            Msg::LoadPreset => {
-                let id = self.ui.forms.preset.clone();
-                if presets::find(&id).is_some() {
-                    self.load_preset(&id);
-                } else {
-                    self.ui.script_error = Some(Text::new("ui.note.choose_preset"));
-                }
-            }
-            Msg::LoadPasted => {
-                let text = self.ui.forms.paste.clone();
-                let name = tr!(self.ui.lang, "ui.note.pasted").to_string();
-                self.load_script(name, &text, None);
-            }
-            Msg::ScriptError(e) => self.ui.script_error = Some(Text::verbatim(e)),
-            Msg::PlayerStep => {
-                self.set_playing(false);
-                if let Some(l) = self.scenario.as_mut() {
-                    let next = l.player.next_line().map_or(usize::MAX, |n| n + 1);
-                    l.run_lines_now(next);
-                }
-            }
-            Msg::PlayerRunTo(line) => {
-                self.set_playing(false);
-                if let Some(l) = self.scenario.as_mut() {
-                    l.run_lines_now(line);
-                }
-            }
-            Msg::PlayerContinue => {
-                self.set_playing(false);
-                if let Some(l) = self.scenario.as_mut() {
-                    l.run_to_narration_now();
-                }
-            }
-            Msg::PlayerClose => {
-                if let Some(s) = self.scenario.take() {
-                    if let Some(tl) = s.player.into_timeline() {
-                        self.tl = tl;
-                    }
-                }
-                self.sync_clock();
-            }
-            Msg::StartLesson(id) => {
-                self.load_preset(id);
-            }
-            Msg::LessonPlay(on) => self.set_lesson_playing(on),
-            Msg::LessonBack => {
-                if let Some(l) = self.scenario.as_mut() {
-                    let k = l.step().saturating_sub(1);
-                    l.back_to(k);
-                }
-                self.seen_violations = self.tl().sim().violations.len();
-                self.sync_clock();
-            }
-            Msg::LessonReplay => {
-                if let Some(l) = self.scenario.as_mut() {
-                    l.replay_step();
-                }
-                self.seen_violations = self.tl().sim().violations.len();
-                self.ui.playing = false;
-                self.sync_clock();
-            }
-            Msg::LessonSpeed(s) => {
-                if let Some(l) = self.scenario.as_mut() {
-                    if s.is_finite() && s > 0.0 {
-                        l.speed = s;
-                    }
-                }
-            }
+            m @ (Msg::LoadScript(..)
+            | Msg::LoadPreset
+            | Msg::LoadPasted
+            | Msg::ScriptError(_)
+            | Msg::PlayerStep
+            | Msg::PlayerRunTo(_)
+            | Msg::PlayerContinue
+            | Msg::PlayerClose
+            | Msg::StartLesson(_)
+            | Msg::LessonPlay(_)
+            | Msg::LessonBack
+            | Msg::LessonReplay
+            | Msg::LessonSpeed(_)) => self.lesson_update(m),
             Msg::Presenter(v) => {
                 let on = v.unwrap_or(!self.ui.presenter);
                 self.set_presenter(on);

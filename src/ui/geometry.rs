@@ -11,7 +11,7 @@ pub struct Pt {
 /// The drawing's size in SVG units: just the ring with its labels, so the picture fills the
 /// space it is given.
 pub const WIDTH: f64 = 520.0;
-pub const HEIGHT: f64 = 470.0;
+pub const HEIGHT: f64 = 492.0;
 const CX: f64 = WIDTH / 2.0;
 const CY: f64 = 232.0;
 /// The ring's radius.

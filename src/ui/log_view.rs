@@ -21,7 +21,9 @@ use super::glossary::tip_in as tip;
 use super::style::{node_name, term_style};
 
 /// Column width in pixels.
-const COL: u64 = 44;
+const COL: u64 = 48;
+/// An entry box's width (the rest of the column is the gap), as in the CSS.
+const BOX: u64 = 44;
 /// Columns drawn at first (the newest); "show earlier" adds more.
 pub const DEFAULT_COLS: u64 = 48;
 
@@ -178,21 +180,17 @@ fn short(label: &str) -> String {
     }
 }
 
-/// A membership label as two short lines for a box: what, and whom.
+/// A membership label as two short lines for a box: what ("learner", "voter", "promote",
+/// "remove", "joint", "leave"), and whom.
 fn conf_lines(label: &str) -> (String, String) {
-    let mut words = label.split_whitespace();
-    let first = words.next().unwrap_or("");
-    let rest: Vec<&str> = words.collect();
-    if first == "promote" || first == "joint" || first == "leave" {
-        (first.to_string(), short(&rest.join(" ")))
-    } else if let Some(kind) = rest.first() {
-        // "+n4 learner" / "+n4 voter": the kind on top, the node below.
-        (
-            format!("+{kind}"),
-            first.trim_start_matches('+').to_string(),
-        )
-    } else {
-        (short(first), String::new())
+    let words: Vec<&str> = label.split_whitespace().collect();
+    match words.as_slice() {
+        ["promote", rest @ ..] | ["joint", rest @ ..] | ["leave", rest @ ..] => {
+            (words[0].to_string(), short(&rest.join(" ")))
+        }
+        [node, kind] if node.starts_with('+') => (kind.to_string(), node.to_string()),
+        [node] if node.starts_with('-') => ("remove".to_string(), node[1..].to_string()),
+        _ => (short(label), String::new()),
     }
 }
 
@@ -203,8 +201,9 @@ fn conf_word(l: Lang, w: &str) -> String {
         "promote" => "ui.log.conf_promote",
         "joint" => "ui.log.conf_joint",
         "leave" => "ui.log.conf_leave",
-        "+learner" => "ui.log.conf_learner",
-        "+voter" => "ui.log.conf_voter",
+        "learner" | "+learner" => "ui.log.conf_learner",
+        "voter" | "+voter" => "ui.log.conf_voter",
+        "remove" => "ui.log.conf_remove",
         _ => return w.to_string(),
     };
     crate::i18n::text(l, key).to_string()
@@ -275,7 +274,7 @@ fn LogRow(p: &RowProps) -> Html {
     let lo = p.lo;
     let (snap_index, snap_term) = p.snapshot;
     let snapshot = if snap_index >= lo {
-        let w = (snap_index - lo + 1) * COL - 4;
+        let w = (snap_index - lo + 1) * COL - (COL - BOX);
         html! {
             <div class="snapshot" style={format!("left:{}px;width:{w}px", (lo - 1) * COL)}
                 title={tr!(l, "ui.log.snapshot_tip", index = snap_index, term = snap_term, tip = tip(l, "snapshot"))}
@@ -337,7 +336,7 @@ fn LogRow(p: &RowProps) -> Html {
         .collect::<Html>();
     let applied = if p.applied >= lo && p.applied > 0 {
         html! {
-            <span class="applied-mark" style={format!("left:{}px", (p.applied - 1) * COL + COL / 2 - 8)}
+            <span class="applied-mark" style={format!("left:{}px", (p.applied - 1) * COL + BOX / 2 - 8)}
                 title={tr!(l, "ui.log.applied_upto", name = name, index = p.applied)}>{ "▲" }</span>
         }
     } else {

@@ -18,6 +18,7 @@ mod glossary;
 mod help;
 mod lang_pref;
 mod lesson;
+mod lesson_ctl;
 mod lesson_view;
 mod location;
 mod log_view;
