@@ -304,9 +304,13 @@ fn LogRow(p: &RowProps) -> Html {
                 index = e.index,
                 term = e.term,
                 what = if shown.is_empty() {
-                    tr!(l, "ui.log.empty_entry")
+                    tr!(l, "ui.log.empty_entry").to_string()
                 } else {
                     shown
+                        .split(' ')
+                        .map(|w| conf_word(l, w))
+                        .collect::<Vec<_>>()
+                        .join(" ")
                 },
                 committed = if e.committed {
                     tr!(l, "ui.log.entry_committed")

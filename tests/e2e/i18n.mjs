@@ -33,6 +33,9 @@ export function englishLeft(page, root = 'body') {
           .replace(/\betcdctl\b[^—·\n（）()]*/g, ' ')
           .replace(/--[a-z][a-z-]*(=\S+)?/g, ' ')
           .replace(/\S+=\S*/g, ' ')
+          // `code` and etcd's own error strings ("etcdserver: ...") stay as they are.
+          .replace(/`[^`]*`/g, ' ')
+          .replace(/etcdserver: [^，。；）]*/g, ' ')
           // etcdctl's member subcommands, quoted or not: 'member add n4 --learner'.
           .replace(/\bmember (add|promote|remove|list|update)\b( n\d+)?/g, ' ')
           // A .scn command in parentheses is code: "(kill n1)".
