@@ -225,6 +225,13 @@ impl Player {
                 }
             }
             Stmt::Say(text) => LineStatus::Narration(text.clone()),
+            // A comparison and an exploration are run by `raftlab compare` / `explore`;
+            // played alone, a scenario is its run A.
+            Stmt::Compare(_) | Stmt::Explore(_) => LineStatus::Ok,
+            Stmt::Only { side, stmt } => match side {
+                super::scenario::Side::A => self.exec(stmt),
+                super::scenario::Side::B => LineStatus::Ok,
+            },
             Stmt::Act(a) => match self.tl.as_mut().map(|t| t.act(a.clone())) {
                 Some(Ok(())) => LineStatus::Ok,
                 Some(Err(e)) => LineStatus::Failed(e),
