@@ -245,3 +245,32 @@ fn figure_8_counterexample_with_unsafe_commit_replays() {
     let safe = Explorer::from_scenario(&safe_text, None).unwrap();
     assert_eq!(safe.replay(&f.shrunk).0, None);
 }
+
+fn disruptions_after(text: &str) -> u64 {
+    let mut p = Player::new(Script::parse(text).unwrap());
+    p.run_all();
+    assert!(p.failures().is_empty(), "{text}: {:?}", p.failures());
+    p.timeline().unwrap().sim().disruptions
+}
+
+#[test]
+fn disruptions_count_stable_leaders_deposed_by_a_higher_term() {
+    let rejoin = "await leader = n2 within 40\nisolate n1\ntick 50\nheal\ntick 10\n";
+    // Without pre-vote, the rejoining n1's inflated term deposes the stable leader n2.
+    assert_eq!(
+        disruptions_after(&format!("cluster 3 seed=1 prevote=off\n{rejoin}")),
+        1
+    );
+    // With pre-vote (etcd's default) n1 never raised its term.
+    assert_eq!(disruptions_after(&format!("cluster 3 seed=1\n{rejoin}")), 0);
+    // A leader transfer deposes the leader on purpose: not a disruption.
+    assert_eq!(
+        disruptions_after("cluster 3 seed=1\nawait leader = n2 within 40\ntick 20\ntransfer-leader n1\nawait leader = n1 within 20\n"),
+        0
+    );
+    // A leader cut off from its quorum and replaced is not a stable leader.
+    assert_eq!(
+        disruptions_after("cluster 3 seed=1 checkquorum=off\nawait leader = n2 within 40\nisolate n2\ntick 40\nheal\ntick 10\nexpect n2.role = follower\n"),
+        0
+    );
+}

@@ -1167,5 +1167,98 @@ mod tests {
         assert!(e.message.contains("missing value"), "{e}");
         let e = Script::parse("cluster 3\nexplore horizon 0").unwrap_err();
         assert!(e.message.contains("out of range"), "{e}");
+        let e = Script::parse("cluster 3\nexplore check invariant,vibes").unwrap_err();
+        assert!(e.message.contains("unknown check 'vibes'"), "{e}");
+    }
+
+    fn ready() -> Explorer {
+        Explorer::from_scenario("cluster 3 seed=1\nawait leader != none within 40\n", None).unwrap()
+    }
+
+    /// A run with one acknowledged write `e1=v1` and a linearizable read of `e1` issued
+    /// after it, both from the schedule.
+    fn run_with_write_and_read(ex: &Explorer) -> Run<'_> {
+        let mut run = Run::new(ex, Source::Fixed(Vec::new(), 0));
+        run.act(Step {
+            time: run.sim.now,
+            action: Action::Propose {
+                key: "e1".into(),
+                value: "v1".into(),
+                via: None,
+            },
+        });
+        let t = run.sim.now + 5 * TICK_MS;
+        run.sim.advance_to(t);
+        assert_eq!(run.check(), None, "a committed write breaks nothing");
+        run.act(Step {
+            time: run.sim.now,
+            action: Action::Read {
+                key: "e1".into(),
+                via: None,
+                linearizable: true,
+            },
+        });
+        let t = run.sim.now + 5 * TICK_MS;
+        run.sim.advance_to(t);
+        assert_eq!(
+            run.check(),
+            None,
+            "a read that sees the write breaks nothing"
+        );
+        run
+    }
+
+    #[test]
+    fn a_lost_acknowledged_write_is_caught() {
+        let ex = ready();
+        let mut run = run_with_write_and_read(&ex);
+        // Forge the loss: a node that applied past the write no longer holds it.
+        let n = run.sim.nodes.get_mut(&3).unwrap();
+        n.raft.kv.remove("e1");
+        let h = run.check().expect("the loss is caught");
+        assert_eq!(h.kind, HitKind::LostWrite);
+        assert_eq!(h.check.as_deref(), Some("n3.value e1 = v1"));
+    }
+
+    #[test]
+    fn a_read_that_misses_an_acknowledged_write_is_caught() {
+        let ex = ready();
+        let mut run = run_with_write_and_read(&ex);
+        let id = *run.tracked.reads.keys().next().unwrap();
+        // Forge a wrong answer: the read returns nothing although e1 was acknowledged first.
+        run.sim.requests.get_mut(&id).unwrap().outcome = Outcome::Value {
+            value: None,
+            index: Some(1),
+            stale: None,
+        };
+        let h = run.check().expect("the wrong read is caught");
+        assert_eq!(h.kind, HitKind::WrongRead);
+        assert_eq!(h.check.as_deref(), Some("read = v1"));
+    }
+
+    #[test]
+    fn a_cluster_without_a_leader_for_too_long_is_a_liveness_failure() {
+        // A crashed leader costs more than one election timeout: with liveness 1 that is a
+        // failure; with the default 10 it is not.
+        let text = "cluster 3 seed=1\nawait leader != none within 40\n";
+        let mut ex = Explorer::from_scenario(text, None).unwrap();
+        let leader = ex.start().leader().unwrap();
+        let crash = [Step {
+            time: ex.start().now + 1,
+            action: Action::Kill(leader),
+        }];
+        ex.spec.check = vec![HitKind::Liveness];
+        assert_eq!(ex.replay(&crash).0, None);
+        ex.spec.liveness = 1;
+        let h = ex.replay(&crash).0.expect("a leaderless election timeout");
+        assert_eq!(h.kind, HitKind::Liveness);
+        // Not while a majority is down: nothing can be elected then.
+        let mut down = crash.to_vec();
+        let other = (1..=3).find(|i| *i != leader).unwrap();
+        down.push(Step {
+            time: ex.start().now + 2,
+            action: Action::Kill(other),
+        });
+        assert_eq!(ex.replay(&down).0, None);
     }
 }
