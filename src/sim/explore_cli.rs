@@ -104,7 +104,7 @@ pub fn main(args: &[String]) -> i32 {
     }
     for (k, v) in &settings {
         if let Err(e) = spec.set(k, v) {
-            eprintln!("--{e}");
+            eprintln!("--{k} {v}: {e}");
             return 2;
         }
     }
