@@ -276,3 +276,44 @@ fn disruptions_count_stable_leaders_deposed_by_a_higher_term() {
         0
     );
 }
+
+#[test]
+fn shrinking_removes_actions_that_do_not_matter() {
+    use raftlab::sim::explore::Step;
+    use raftlab::sim::Action;
+    let ex = explorer("26-explore-disruptive-rejoin", 1000);
+    let (_, first) = ex.search_unshrunk(2, &|| false);
+    let (_, steps, hit) = first.unwrap();
+    // Pad the failing schedule with client writes that change nothing essential.
+    let t0 = ex.start().now;
+    let mut padded = steps.clone();
+    for k in 0..6u64 {
+        padded.push(Step {
+            time: t0 + 1 + k * (hit.time - t0) / 7,
+            action: Action::Propose {
+                key: format!("pad{k}"),
+                value: "1".into(),
+                via: None,
+            },
+        });
+    }
+    padded.sort_by_key(|s| s.time);
+    let padded_hit = ex.replay(&padded).0.expect("still fails with the padding");
+    let (shrunk, h, replays) = ex.shrink(&padded, &padded_hit);
+    assert_eq!(h.kind, HitKind::Condition);
+    assert!(replays > 0);
+    assert!(
+        shrunk.len() <= steps.len(),
+        "{} padded actions shrunk to {}, more than the {} the search needed",
+        padded.len(),
+        shrunk.len(),
+        steps.len()
+    );
+    assert!(shrunk
+        .iter()
+        .all(|s| !matches!(&s.action, Action::Propose { key, .. } if key.starts_with("pad"))));
+    assert_eq!(
+        ex.replay(&shrunk).0.map(|h| h.kind),
+        Some(HitKind::Condition)
+    );
+}
