@@ -14,6 +14,7 @@ pub mod explore;
 pub mod history;
 pub mod network;
 pub mod options;
+pub mod oracle;
 pub mod player;
 pub mod presets;
 pub mod scenario;
