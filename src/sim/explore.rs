@@ -364,7 +364,9 @@ impl Explorer {
             .map(|(_, l)| l.to_string())
             .filter(|l| {
                 let t = l.trim_start();
-                !(t.starts_with("# title") || t.starts_with("# description"))
+                !["# title", "# description", "# group", "# recap"]
+                    .iter()
+                    .any(|h| t.starts_with(h))
             })
             .collect();
         let spec = spec.or(declared).unwrap_or_default();
