@@ -12,6 +12,14 @@ fn preset(id: &str) -> &'static str {
     find(id).unwrap_or_else(|| panic!("no preset {id}")).text
 }
 
+/// The number of the first line of `text` that starts with `prefix`.
+fn line_of(text: &str, prefix: &str) -> usize {
+    text.lines()
+        .position(|l| l.starts_with(prefix))
+        .map(|i| i + 1)
+        .unwrap_or_else(|| panic!("no line starting with '{prefix}'"))
+}
+
 fn with(opts: &[(&str, &str)]) -> Variant {
     Variant {
         options: opts
@@ -48,14 +56,12 @@ fn no_difference_means_identical_runs_in_lockstep() {
 
 #[test]
 fn first_divergence_is_reported_in_words() {
-    let r = compare(
-        preset("04-leader-isolated"),
-        &with(&[("checkquorum", "off")]),
-    )
-    .unwrap();
+    let text = preset("04-leader-isolated");
+    let r = compare(text, &with(&[("checkquorum", "off")])).unwrap();
     let d = r.first.expect("check-quorum off must diverge");
     // The isolated leader n2 steps down by itself only with check-quorum.
-    assert_eq!(d.lineno, 16);
+    let line = line_of(text, "await n2.role = follower");
+    assert_eq!(d.lineno, line);
     assert!(d
         .diffs
         .iter()
@@ -70,7 +76,7 @@ fn first_divergence_is_reported_in_words() {
     // B's own line fails where A's passes.
     assert!(r.failures_a.is_empty());
     assert_eq!(r.failures_b.len(), 1);
-    assert_eq!(r.failures_b[0].0, 16);
+    assert_eq!(r.failures_b[0].0, line);
 }
 
 #[test]
@@ -96,9 +102,10 @@ fn prevote_off_rejoin_diverges_first_on_the_isolated_nodes_term() {
 #[test]
 fn an_action_variant_forks_at_its_line() {
     let text = preset("07-partition-then-add");
-    // Line 9 is `member add n4`; B adds a learner instead.
+    // B adds n4 as a learner instead of a voter.
+    let line = line_of(text, "member add n4");
     let v = Variant {
-        instead: Some(Variant::parse_instead("9:member add n4 learner").unwrap()),
+        instead: Some(Variant::parse_instead(&format!("{line}:member add n4 learner")).unwrap()),
         ..Variant::default()
     };
     let r = compare(text, &v).unwrap();
