@@ -7,8 +7,10 @@
 pub mod action;
 pub mod client;
 pub mod cluster;
+pub mod compare;
 pub mod cond;
 pub mod event;
+pub mod explore;
 pub mod history;
 pub mod labels;
 pub mod network;
@@ -22,6 +24,10 @@ pub mod words;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+#[cfg(not(target_arch = "wasm32"))]
+mod compare_cli;
+#[cfg(not(target_arch = "wasm32"))]
+mod explore_cli;
 
 pub use action::Action;
 pub use cluster::{Sim, SimNode, Status, TICK_MS};
