@@ -36,6 +36,8 @@ export function englishLeft(page, root = 'body') {
           // `code` and etcd's own error strings ("etcdserver: ...") stay as they are.
           .replace(/`[^`]*`/g, ' ')
           .replace(/etcdserver: [^，。；）]*/g, ' ')
+          // raftlab's own commands: `raftlab run|compare|explore ...`.
+          .replace(/\braftlab (run|compare|explore|presets|bench)\b/g, ' ')
           // etcdctl's member subcommands, quoted or not: 'member add n4 --learner'.
           .replace(/\bmember (add|promote|remove|list|update)\b( n\d+)?/g, ' ')
           // A .scn command in parentheses is code: "(kill n1)".
