@@ -32,7 +32,9 @@ export function englishLeft(page, root = 'body') {
         const text = raw
           .replace(/\betcdctl\b[^—·\n（）()]*/g, ' ')
           .replace(/--[a-z][a-z-]*(=\S+)?/g, ' ')
-          .replace(/\S+=\S*/g, ' ')
+          .replace(/[A-Za-z0-9_.-]+=[A-Za-z0-9_.,()-]*/g, ' ')
+          // A quoted ASCII phrase is a command or a condition: 'disruptions >= 1'.
+          .replace(/'[\x20-\x7e]*?'/g, ' ')
           // `code` and etcd's own error strings ("etcdserver: ...") stay as they are.
           .replace(/`[^`]*`/g, ' ')
           .replace(/etcdserver: [^，。；）]*/g, ' ')
