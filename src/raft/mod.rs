@@ -23,4 +23,5 @@ pub use message::{
 pub use note::{Note, StepDown};
 pub use raft::{Durable, Raft, RaftConfig, Role};
 pub use rng::Rng;
+pub use server::{HealthRule, ServerError, ServerView};
 pub use tracker::{Config, Progress, ProgressState};

@@ -63,6 +63,9 @@ pub enum Lhs {
     ReadStale,
     /// The last write / membership / transfer request's outcome.
     Outcome,
+    /// The etcd error of the last write / membership / transfer request, as one word
+    /// (`unhealthy-cluster`, `deadline-exceeded`), or none.
+    Error,
     /// A node's role.
     Role(NodeId),
     /// A node's integer field.
@@ -204,13 +207,14 @@ fn parse_lhs(first: Tok, extra: Option<Tok>) -> Result<(Lhs, Kind), ParseError> 
         "read" => return simple(Lhs::Read, Kind::Word),
         "read.stale" => return simple(Lhs::ReadStale, Kind::Word),
         "outcome" => return simple(Lhs::Outcome, Kind::Word),
+        "error" => return simple(Lhs::Error, Kind::Word),
         _ => {}
     }
     let Some((n, field)) = first.s.split_once('.') else {
         return Err(err(
             first.col,
             format!(
-                "unknown condition '{}' (expected leader, voters, learners, quorum, read, read.stale, outcome, violations or NODE.field)",
+                "unknown condition '{}' (expected leader, voters, learners, quorum, read, read.stale, outcome, error, violations or NODE.field)",
                 first.s
             ),
         ));
@@ -299,7 +303,17 @@ fn check_rhs(lhs: &Lhs, v: &str) -> Result<(), String> {
         ),
         Lhs::Member(_) => one_of(v, &["voter", "learner", "none"]),
         Lhs::Progress(..) => one_of(v, &["probe", "replicate", "snapshot", "none"]),
-        Lhs::Outcome => one_of(v, &["committed", "rejected", "pending", "accepted"]),
+        Lhs::Outcome => one_of(
+            v,
+            &[
+                "committed",
+                "rejected",
+                "pending",
+                "accepted",
+                "timed-out",
+                "committed-late",
+            ],
+        ),
         _ => Ok(()),
     }
 }
@@ -332,7 +346,7 @@ impl Cond {
                 let c = sim.config();
                 list_word(c.learners.iter().chain(c.learners_next.iter()).copied())
             }
-            Lhs::Quorum => (sim.config().voters.len() / 2 + 1).to_string(),
+            Lhs::Quorum => sim.quorum_status().incoming.quorum.to_string(),
             Lhs::Violations => sim.violations.len().to_string(),
             Lhs::Read | Lhs::ReadStale => {
                 let r = sim.last_read.and_then(|id| sim.requests.get(&id));
@@ -346,6 +360,7 @@ impl Cond {
                         value.clone().unwrap_or_else(|| "none".into())
                     }
                     Some(Outcome::Rejected { .. }) => "rejected".into(),
+                    Some(Outcome::TimedOut { .. }) => "timed-out".into(),
                     Some(_) => "pending".into(),
                 }
             }
@@ -360,9 +375,17 @@ impl Cond {
                     Some(Outcome::Committed { .. }) => "committed".into(),
                     Some(Outcome::Rejected { .. }) => "rejected".into(),
                     Some(Outcome::Accepted) => "accepted".into(),
+                    Some(Outcome::TimedOut { later: None, .. }) => "timed-out".into(),
+                    Some(Outcome::TimedOut { .. }) => "committed-late".into(),
                     Some(_) => "pending".into(),
                 }
             }
+            Lhs::Error => sim
+                .requests
+                .values()
+                .rev()
+                .find(|r| !matches!(r.kind, super::client::ReqKind::Read { .. }))
+                .map_or("none".into(), |r| r.outcome.error_word()),
             Lhs::Role(id) => raft(id).map_or("none".into(), |r| r.role.name().into()),
             Lhs::Int(id, f) => raft(id).map_or("0".into(), |r| {
                 match f {
