@@ -403,3 +403,188 @@ impl Raft {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raft::{Config, RaftConfig, Rng};
+
+    /// n1 leading a configuration of `voters` and `learners` (set directly: these tests judge
+    /// the server's rules, not replication).
+    fn leader(voters: &[NodeId], learners: &[NodeId]) -> Raft {
+        let mut r = Raft::new(
+            1,
+            Config::with_voters([1]),
+            RaftConfig::default(),
+            Rng::new(1),
+        );
+        r.campaign_now();
+        assert_eq!(r.role, Role::Leader);
+        let mut cfg = Config::with_voters(voters.iter().copied());
+        cfg.learners = learners.iter().copied().collect();
+        r.trk.config = cfg;
+        r
+    }
+
+    fn view(
+        rule: HealthRule,
+        started: &[NodeId],
+        healthy: &[NodeId],
+        connected: &[NodeId],
+    ) -> ServerView {
+        ServerView {
+            strict: true,
+            add_rule: Some(rule),
+            started: started.iter().copied().collect(),
+            connected: connected.iter().copied().collect(),
+            healthy: healthy.iter().copied().collect(),
+        }
+    }
+
+    fn one(c: ConfChangeSingle) -> ConfChange {
+        ConfChange { changes: vec![c] }
+    }
+
+    use ConfChangeSingle::{AddLearner, AddNode, RemoveNode};
+
+    #[test]
+    fn member_add_needs_every_voter_in_3_4_but_a_quorum_after_add_later() {
+        let r = leader(&[1, 2, 3, 4, 5], &[]);
+        let all = [1, 2, 3, 4, 5];
+        // n5 is down: connected (for 5 s) to 4 of 5 voters, itself included.
+        let v34 = view(HealthRule::AllConnected, &all, &[2, 3, 4], &[2, 3, 4]);
+        assert_eq!(
+            r.check_conf_change(&one(AddNode(6)), &v34),
+            Err(ServerError::Unhealthy {
+                connected: 4,
+                needed: 5,
+                voters: 5,
+                rule: HealthRule::AllConnected
+            })
+        );
+        let v36 = view(HealthRule::QuorumAfterAdd, &all, &[2, 3, 4], &[2, 3, 4]);
+        assert_eq!(r.check_conf_change(&one(AddNode(6)), &v36), Ok(()));
+        // With two of five down, 3 < a quorum of 6 (4).
+        let v36 = view(HealthRule::QuorumAfterAdd, &all, &[2, 3], &[2, 3]);
+        assert!(matches!(
+            r.check_conf_change(&one(AddNode(6)), &v36),
+            Err(ServerError::Unhealthy { needed: 4, .. })
+        ));
+    }
+
+    #[test]
+    fn a_learner_add_is_refused_while_a_voter_is_down() {
+        let r = leader(&[1, 2, 3], &[]);
+        for rule in [HealthRule::AllConnected, HealthRule::QuorumAfterAdd] {
+            let v = view(rule, &[1, 2, 3], &[2], &[2]);
+            assert_eq!(
+                r.check_conf_change(&one(AddLearner(4)), &v)
+                    .map_err(|e| e.etcd_error()),
+                Err("etcdserver: unhealthy cluster")
+            );
+        }
+    }
+
+    #[test]
+    fn a_peer_connected_for_less_than_the_interval_is_not_healthy() {
+        let r = leader(&[1, 2, 3], &[]);
+        // Connected, but not for the whole 5 s yet.
+        let v = view(HealthRule::QuorumAfterAdd, &[1, 2, 3], &[], &[2, 3]);
+        assert!(matches!(
+            r.check_conf_change(&one(AddLearner(4)), &v),
+            Err(ServerError::Unhealthy { connected: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn a_one_node_cluster_may_grow_to_two_but_not_past_an_unstarted_member() {
+        let r = leader(&[1], &[]);
+        for rule in [HealthRule::AllConnected, HealthRule::QuorumAfterAdd] {
+            let v = view(rule, &[1], &[], &[]);
+            assert_eq!(r.check_conf_change(&one(AddNode(2)), &v), Ok(()));
+        }
+        // n2 was added but never started: a third voter would leave 1 started of 3.
+        let r = leader(&[1, 2], &[]);
+        let v = view(HealthRule::QuorumAfterAdd, &[1], &[], &[]);
+        assert_eq!(
+            r.check_conf_change(&one(AddNode(3)), &v),
+            Err(ServerError::NotEnoughStarted {
+                members: 3,
+                started: 1
+            })
+        );
+        assert_eq!(
+            ServerError::NotEnoughStarted {
+                members: 3,
+                started: 1
+            }
+            .etcd_error(),
+            "etcdserver: re-configuration failed due to not enough started members"
+        );
+    }
+
+    #[test]
+    fn remove_rules_follow_may_remove_member() {
+        let r = leader(&[1, 2, 3], &[4]);
+        // n3 down: removing it is allowed (not part of the active quorum)...
+        let v = view(HealthRule::QuorumAfterAdd, &[1, 2, 3], &[2], &[2]);
+        assert_eq!(r.check_conf_change(&one(RemoveNode(3)), &v), Ok(()));
+        // ...removing the live n2 is not...
+        assert!(matches!(
+            r.check_conf_change(&one(RemoveNode(2)), &v),
+            Err(ServerError::Unhealthy {
+                rule: HealthRule::QuorumAfterRemove,
+                ..
+            })
+        ));
+        // ...and removing a learner never is refused.
+        let none = view(HealthRule::QuorumAfterAdd, &[1], &[], &[]);
+        assert_eq!(r.check_conf_change(&one(RemoveNode(4)), &none), Ok(()));
+        // Two never-started voters left behind: not enough started members.
+        let v = view(HealthRule::QuorumAfterAdd, &[1, 2], &[2], &[2]);
+        let r = leader(&[1, 2, 3, 4], &[]);
+        assert!(matches!(
+            r.check_conf_change(&one(RemoveNode(2)), &v),
+            Err(ServerError::NotEnoughStarted {
+                members: 3,
+                started: 1
+            })
+        ));
+    }
+
+    #[test]
+    fn promotion_counts_the_learner_as_started_and_checks_readiness_first() {
+        let mut r = leader(&[1, 2, 3], &[4]);
+        let v = view(HealthRule::QuorumAfterAdd, &[1], &[2, 3], &[2, 3]);
+        // n4 holds nothing while the leader has entries: not in sync, strict or not.
+        let not_ready = r.check_conf_change(&one(AddNode(4)), &ServerView::default());
+        assert!(matches!(
+            not_ready,
+            Err(ServerError::LearnerNotReady { id: 4, .. })
+        ));
+        // Readiness aside (threshold 0), 1 started voter + the learner is 2 of 4: refused.
+        r.cfg.learner_ready_percent = 0;
+        assert_eq!(
+            r.check_conf_change(&one(AddNode(4)), &v),
+            Err(ServerError::NotEnoughStarted {
+                members: 4,
+                started: 2
+            })
+        );
+        let v = view(HealthRule::QuorumAfterAdd, &[1, 2], &[2, 3], &[2, 3]);
+        assert_eq!(r.check_conf_change(&one(AddNode(4)), &v), Ok(()));
+    }
+
+    #[test]
+    fn without_the_strict_check_anything_valid_goes() {
+        let r = leader(&[1, 2, 3], &[]);
+        let mut v = view(HealthRule::AllConnected, &[1], &[], &[]);
+        v.strict = false;
+        assert_eq!(r.check_conf_change(&one(AddNode(4)), &v), Ok(()));
+        assert_eq!(r.check_conf_change(&one(RemoveNode(2)), &v), Ok(()));
+        assert_eq!(
+            r.check_conf_change(&one(AddNode(2)), &v),
+            Err(ServerError::MemberExists { id: 2 })
+        );
+    }
+}

@@ -12,10 +12,8 @@ pub const DEADLINE_EXCEEDED: &str = "context deadline exceeded";
 pub enum Refusal {
     /// etcd's server refused it before raft saw it.
     Server(ServerError),
-    /// Raft took it in and then dropped it (a proposal, or a read whose leader changed).
+    /// Raft took the proposal in and then dropped it.
     Dropped {
-        /// True for a read.
-        read: bool,
         /// The core's reason.
         reason: String,
     },
@@ -26,10 +24,8 @@ impl Refusal {
     pub fn etcd_error(&self) -> &'static str {
         match self {
             Refusal::Server(e) => e.etcd_error(),
-            // etcd-io/raft's ErrProposalDropped; a ReadIndex lost to a leader change is
-            // etcdserver's ErrLeaderChanged.
-            Refusal::Dropped { read: false, .. } => "raft proposal dropped",
-            Refusal::Dropped { read: true, .. } => "etcdserver: leader changed",
+            // etcd-io/raft's ErrProposalDropped.
+            Refusal::Dropped { .. } => "raft proposal dropped",
         }
     }
 }

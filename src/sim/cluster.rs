@@ -541,11 +541,12 @@ impl Sim {
                     .requests
                     .get(req)
                     .map(|r| r.outcome == Outcome::Pending);
-                if pending == Some(true) {
+                if pending == Some(true) && read {
+                    self.read_dropped(*req, reason);
+                } else if pending == Some(true) {
                     self.reject(
                         *req,
                         Refusal::Dropped {
-                            read,
                             reason: reason.clone(),
                         },
                     );

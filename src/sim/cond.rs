@@ -63,8 +63,8 @@ pub enum Lhs {
     ReadStale,
     /// The last write / membership / transfer request's outcome.
     Outcome,
-    /// The etcd error of the last write / membership / transfer request, as one word
-    /// (`unhealthy-cluster`, `deadline-exceeded`), or none.
+    /// The etcd error of the last request of any kind, as one word (`unhealthy-cluster`,
+    /// `deadline-exceeded`), or none.
     Error,
     /// A node's role.
     Role(NodeId),
@@ -383,8 +383,7 @@ impl Cond {
             Lhs::Error => sim
                 .requests
                 .values()
-                .rev()
-                .find(|r| !matches!(r.kind, super::client::ReqKind::Read { .. }))
+                .next_back()
                 .map_or("none".into(), |r| r.outcome.error_word()),
             Lhs::Role(id) => raft(id).map_or("none".into(), |r| r.role.name().into()),
             Lhs::Int(id, f) => raft(id).map_or("0".into(), |r| {

@@ -331,4 +331,48 @@ mod tests {
         }
         assert_eq!(o, p);
     }
+
+    #[test]
+    fn etcd_release_sets_its_defaults_and_limits() {
+        let mut o = Options::default();
+        assert!(o.strict_reconfig, "etcd checks reconfigurations by default");
+        assert_eq!(o.etcd, EtcdVersion::V3_6);
+        o.set("etcd", "3.4").unwrap();
+        assert!(!o.prevote, "etcd 3.4 has pre-vote off by default");
+        // Written after the release, an option overrides its default.
+        o.set("prevote", "on").unwrap();
+        assert!(o.prevote);
+        // 3.4 and 3.5 have the learner limit built in; only 3.6 has --max-learners.
+        assert!(o.set("max-learners", "2").unwrap_err().contains("etcd=3.6"));
+        o.set("etcd", "3.5").unwrap();
+        assert!(o.set("max-learners", "2").is_err());
+        o.set("etcd", "3.6").unwrap();
+        o.set("max-learners", "2").unwrap();
+        assert!(o.set("etcd", "3.4").unwrap_err().contains("max-learners=2"));
+        assert!(o.set("etcd", "3.7").is_err());
+        assert_eq!(
+            EtcdVersion::V3_4.add_health_rule(),
+            HealthRule::AllConnected
+        );
+        assert_eq!(
+            EtcdVersion::V3_6.add_health_rule(),
+            HealthRule::QuorumAfterAdd
+        );
+    }
+
+    #[test]
+    fn a_release_round_trips_through_words_before_what_overrides_it() {
+        let mut o = Options::default();
+        o.set("etcd", "3.4").unwrap();
+        o.set("prevote", "on").unwrap();
+        o.set("request-timeout", "2000").unwrap();
+        let w = o.to_words();
+        assert_eq!(w[1], "etcd=3.4");
+        let mut p = Options::default();
+        for w in w {
+            let (k, v) = w.split_once('=').unwrap();
+            p.set(k, v).unwrap();
+        }
+        assert_eq!(o, p);
+    }
 }

@@ -12,6 +12,9 @@ use super::cluster::{Sim, Status, REQUEST_CAP};
 use super::event::EventKind;
 use super::words;
 
+/// etcdserver's ErrLeaderChanged, which etcd's client retries.
+const LEADER_CHANGED: &str = "etcdserver: leader changed";
+
 /// A request that has not reached a leader yet: the client retries it until the deadline.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Retry {
@@ -118,6 +121,30 @@ impl Sim {
         self.reject(req, Refusal::Server(e));
     }
 
+    /// A linearizable read lost to a leader change: etcd answers `etcdserver: leader
+    /// changed`, an error etcd's client retries, so the read waits again until its deadline.
+    pub(super) fn read_dropped(&mut self, req: u64, reason: &str) {
+        let Some(r) = self.requests.get(&req) else {
+            return;
+        };
+        let ReqKind::Read { key, .. } = &r.kind else {
+            return;
+        };
+        let (via, key) = (r.via, key.clone());
+        let text = format!(
+            "{}: {reason}; the client retries — {LEADER_CHANGED}",
+            r.kind.label()
+        );
+        self.log_etcd(via, EventKind::Read, text, Some(LEADER_CHANGED));
+        self.waiting.insert(
+            req,
+            Waiting {
+                via,
+                retry: Retry::Read { key },
+            },
+        );
+    }
+
     /// Starts the client's clock on `req` if it is still unanswered.
     fn arm_deadline(&mut self, req: u64) {
         if self
@@ -132,14 +159,16 @@ impl Sim {
 
     /// The request timeout of `req` passed: if unanswered, the client gives up.
     pub(super) fn request_deadline(&mut self, req: u64) -> bool {
+        if self.requests.get(&req).map(|r| &r.outcome) != Some(&Outcome::Pending) {
+            return false;
+        }
+        let waited = self.waiting.remove(&req);
+        let no_leader = waited.is_some();
+        let stuck = waited.as_ref().map(|w| self.why_waiting(w));
+        let waited = waited.map(|w| w.retry);
         let Some(r) = self.requests.get_mut(&req) else {
             return false;
         };
-        if r.outcome != Outcome::Pending {
-            return false;
-        }
-        let waited = self.waiting.remove(&req).map(|w| w.retry);
-        let no_leader = waited.is_some();
         r.outcome = Outcome::TimedOut {
             at: self.now,
             no_leader,
@@ -148,11 +177,9 @@ impl Sim {
         let label = r.kind.label();
         let via = r.via;
         let waited_s = words::secs(self.now.saturating_sub(r.time));
-        let why = if no_leader {
-            "no member could take it (no leader, or its member down)".to_string()
-        } else {
+        let why = stuck.unwrap_or_else(|| {
             "raft has it but it is not done; it may still take effect".to_string()
-        };
+        });
         self.log_etcd(
             via,
             EventKind::Client,
@@ -239,6 +266,19 @@ impl Sim {
         }
     }
 
+    /// Why nobody takes `w` now, in plain words.
+    fn why_waiting(&self, w: &Waiting) -> String {
+        match w.via {
+            Some(v) if !matches!(w.retry, Retry::Member { .. }) && !self.is_running(v) => {
+                format!("n{v} is down")
+            }
+            Some(v) if !matches!(w.retry, Retry::Member { .. } | Retry::LocalRead { .. }) => {
+                format!("n{v} knows no leader")
+            }
+            _ => "no leader".to_string(),
+        }
+    }
+
     /// Sends `w` for request `req` to its member; answers or leaves it waiting.
     fn submit(&mut self, req: u64, via: Option<NodeId>, w: &Retry) -> Submitted {
         let member = matches!(w, Retry::Member { .. });
@@ -281,24 +321,17 @@ impl Sim {
         if matches!(w, Retry::Read { .. } | Retry::LocalRead { .. }) {
             self.last_read = Some(req);
         }
-        let member = matches!(w, Retry::Member { .. });
         let sent = self.can_take(via, &w) && matches!(self.submit(req, via, &w), Submitted::Done);
         if !sent {
-            self.log(
-                via,
-                EventKind::Client,
-                format!(
-                    "{} waits: {} (the client gives up after {})",
-                    self.requests[&req].kind.label(),
-                    match via {
-                        Some(v) if !member && !self.is_running(v) => format!("n{v} is down"),
-                        Some(v) if !member => format!("n{v} knows no leader"),
-                        _ => "no leader".to_string(),
-                    },
-                    words::secs(self.opts.request_timeout)
-                ),
+            let w = Waiting { via, retry: w };
+            let text = format!(
+                "{} waits: {} (the client gives up after {})",
+                self.requests[&req].kind.label(),
+                self.why_waiting(&w),
+                words::secs(self.opts.request_timeout)
             );
-            self.waiting.insert(req, Waiting { via, retry: w });
+            self.log(via, EventKind::Client, text);
+            self.waiting.insert(req, w);
         }
         self.arm_deadline(req);
         req
