@@ -256,10 +256,8 @@ impl Raft {
                 learner: self.trk.config.is_learner(to),
             });
         }
-        if to == self.id {
-            // etcd's MoveLeader succeeds at once when the target already leads.
-            return Ok(());
-        }
+        // etcd's MoveLeader steps the transfer even when the target already leads (raft then
+        // aborts any pending transfer, TestLeaderTransferBack) and succeeds at once.
         let m = Message::new(MsgType::TransferLeader, to, self.id);
         self.step(m);
         Ok(())

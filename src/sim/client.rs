@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::raft::{NodeId, ServerError};
+use crate::raft::{NodeId, ProposalRefusal, ServerError};
 
 /// The error etcdctl prints when its command timeout (`--command-timeout`, 5 s) passes first.
 pub const DEADLINE_EXCEEDED: &str = "context deadline exceeded";
@@ -15,7 +15,7 @@ pub enum Refusal {
     /// Raft took the proposal in and then dropped it.
     Dropped {
         /// The core's reason.
-        reason: String,
+        reason: ProposalRefusal,
     },
 }
 

@@ -535,23 +535,24 @@ impl Sim {
                 self.on_conf_applied(id, *req, *index, change, config, removed);
                 return;
             }
-            Note::ProposalDropped { req, reason } | Note::ReadDropped { req, reason } => {
-                let read = matches!(note, Note::ReadDropped { .. });
-                let pending = self
+            Note::ProposalDropped { req, reason } => {
+                match self
                     .requests
                     .get(req)
-                    .map(|r| r.outcome == Outcome::Pending);
-                if pending == Some(true) && read {
-                    self.read_dropped(*req, reason);
-                } else if pending == Some(true) {
-                    self.reject(
-                        *req,
-                        Refusal::Dropped {
-                            reason: reason.clone(),
-                        },
-                    );
-                } else if pending.is_none() && *req == 0 {
-                    self.log(Some(id), EventKind::Membership, format!("n{id}: {reason}"));
+                    .map(|r| r.outcome == Outcome::Pending)
+                {
+                    Some(true) => self.reject(*req, Refusal::Dropped { reason: *reason }),
+                    None if *req == 0 => {
+                        let text = format!("n{id}: {}", words::proposal_refusal(*reason));
+                        self.log(Some(id), EventKind::Membership, text);
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            Note::ReadDropped { req, reason } => {
+                if self.requests.get(req).map(|r| &r.outcome) == Some(&Outcome::Pending) {
+                    self.read_dropped(*req, words::read_refusal(*reason));
                 }
                 return;
             }

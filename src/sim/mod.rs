@@ -18,7 +18,7 @@ pub mod presets;
 pub mod requests;
 pub mod scenario;
 pub mod share;
-mod words;
+pub mod words;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

@@ -294,6 +294,9 @@ impl Options {
             max_learners: self.max_learners,
             strict_reconfig: self.strict_reconfig,
             unsafe_commit_old_terms: self.unsafe_commit,
+            // etcd 3.4 and 3.5 pace a throttled follower with the pre-3.6 flow control.
+            legacy_flow_control: self.etcd != EtcdVersion::V3_6,
+            ..RaftConfig::default()
         }
     }
 }

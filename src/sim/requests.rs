@@ -123,7 +123,7 @@ impl Sim {
 
     /// A linearizable read lost to a leader change: etcd answers `etcdserver: leader
     /// changed`, an error etcd's client retries, so the read waits again until its deadline.
-    pub(super) fn read_dropped(&mut self, req: u64, reason: &str) {
+    pub(super) fn read_dropped(&mut self, req: u64, reason: String) {
         let Some(r) = self.requests.get(&req) else {
             return;
         };
