@@ -4,6 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::raft::{NodeId, ProposalRefusal, ServerError};
 
+/// gRPC's error for a request whose member went away mid-request.
+pub const TRANSPORT_CLOSING: &str = "rpc error: code = Unavailable desc = transport is closing";
+
 /// The error etcdctl prints when its command timeout (`--command-timeout`, 5 s) passes first.
 pub const DEADLINE_EXCEEDED: &str = "context deadline exceeded";
 
@@ -12,6 +15,12 @@ pub const DEADLINE_EXCEEDED: &str = "context deadline exceeded";
 pub enum Refusal {
     /// etcd's server refused it before raft saw it.
     Server(ServerError),
+    /// The member the request went to went down before answering; the client's connection
+    /// closed (etcd's restarted process knows nothing of the request).
+    MemberDown {
+        /// The member.
+        id: NodeId,
+    },
     /// Raft took the proposal in and then dropped it.
     Dropped {
         /// The core's reason.
@@ -26,6 +35,8 @@ impl Refusal {
             Refusal::Server(e) => e.etcd_error(),
             // etcd-io/raft's ErrProposalDropped.
             Refusal::Dropped { .. } => "raft proposal dropped",
+            // What etcd's gRPC client reports when the member's connection closes.
+            Refusal::MemberDown { .. } => TRANSPORT_CLOSING,
         }
     }
 }
@@ -191,6 +202,7 @@ pub struct Request {
 /// ("etcdserver: unhealthy cluster" is `unhealthy-cluster`).
 pub fn error_word(etcd: &str) -> String {
     etcd.trim_start_matches("etcdserver: ")
+        .trim_start_matches("rpc error: code = Unavailable desc = ")
         .trim_start_matches("context ")
         .replace(' ', "-")
 }

@@ -16,7 +16,7 @@ use crate::raft::{
 };
 
 use super::action::Action;
-use super::client::{Outcome, Refusal, Request};
+use super::client::{Outcome, Refusal, ReqKind, Request};
 use super::event::{Event, EventKind};
 use super::network::{InFlight, Network};
 use super::options::Options;
@@ -86,6 +86,9 @@ enum Due {
     Deadline {
         req: u64,
     },
+    /// Clients retry the requests that a member can now take (its own event, so that what
+    /// made a member able to take them and what they do are observed apart).
+    Retry,
 }
 
 /// Why a message never reached its receiver.
@@ -145,6 +148,8 @@ pub struct Sim {
     pub(super) next_req: u64,
     /// Requests no member could take yet, retried after every event until their deadline.
     pub waiting: BTreeMap<u64, Waiting>,
+    /// Whether a retry event is in the queue.
+    retry_scheduled: bool,
     /// Since when each pair of members (lower id first) has been connected, ms: etcd's
     /// transport ActiveSince, for the strict reconfiguration check.
     pub links: BTreeMap<NodeId, BTreeMap<NodeId, u64>>,
@@ -188,6 +193,7 @@ impl Sim {
             requests: BTreeMap::new(),
             next_req: 1,
             waiting: BTreeMap::new(),
+            retry_scheduled: false,
             links: BTreeMap::new(),
             started: BTreeSet::new(),
             last_read: None,
@@ -212,6 +218,11 @@ impl Sim {
     }
 
     pub(super) fn create_node(&mut self, id: NodeId) {
+        // A member joins the cluster of the leader that adds it (which matters once
+        // force-new-cluster has split the history in two).
+        if let Some(l) = self.leader() {
+            self.checker.adopt(id, l);
+        }
         let node_rng = self.rng.fork(id);
         let phase = self.rng.range(0, TICK_MS);
         let raft = Raft::new(id, self.genesis.clone(), self.opts.raft_config(), node_rng);
@@ -359,6 +370,17 @@ impl Sim {
         };
         self.now = self.now.max(at);
         self.processed += 1;
+        // What an event can change: the node that ticks; the receiver of a message, and its
+        // sender (told about a snapshot's fate, or stopped as a removed member).
+        let touched = match due {
+            Due::Tick { node, .. } => [node, node],
+            Due::Deliver { msg } => self
+                .net
+                .in_flight
+                .get(&msg)
+                .map_or([0, 0], |f| [f.msg.to, f.msg.from]),
+            Due::Deadline { .. } | Due::Retry => [0, 0],
+        };
         let cause = match due {
             Due::Tick { node, epoch } => self.process_tick(node, epoch),
             Due::Deliver { msg } => self.process_delivery(msg),
@@ -366,12 +388,36 @@ impl Sim {
                 self.request_deadline(req);
                 None
             }
+            Due::Retry => {
+                self.retry_scheduled = false;
+                let sent_to = self.retry_waiting();
+                if !sent_to.is_empty() {
+                    self.check("a client retried", Some(&sent_to));
+                }
+                None
+            }
         };
         if let Some(cause) = cause {
-            self.check(&cause);
+            self.check(&cause, Some(&touched));
         }
-        self.retry_waiting();
+        // Not after a retry itself: what it could not send waits for the next change.
+        if due != Due::Retry {
+            self.schedule_retry();
+        }
         true
+    }
+
+    /// Schedules a retry at `at` (after a client's back-off).
+    pub(super) fn schedule_retry_at(&mut self, at: u64) {
+        self.schedule(at, Due::Retry);
+    }
+
+    /// Schedules a retry now when a waiting request can be taken (once).
+    pub(super) fn schedule_retry(&mut self) {
+        if !self.retry_scheduled && self.any_waiting_takeable() {
+            self.retry_scheduled = true;
+            self.schedule(self.now, Due::Retry);
+        }
     }
 
     /// Processes events until `processed` reaches `count` (for exact replay), then sets the
@@ -647,20 +693,24 @@ impl Sim {
         }
     }
 
-    fn check(&mut self, cause: &str) {
+    /// Runs the invariant checker on the nodes an event touched (`None`: after a user
+    /// action, every node, and the checker forgets what no node can contradict any more).
+    fn check(&mut self, cause: &str, touched: Option<&[NodeId]>) {
         if !self.check_invariants {
             return;
         }
-        let observed: Vec<Observed> = self
-            .nodes
-            .values()
-            .filter(|n| !matches!(n.status, Status::NotStarted | Status::Misconfigured))
-            .map(|n| Observed {
-                raft: &n.raft,
-                alive: n.status == Status::Running,
-            })
-            .collect();
-        let found = self.checker.check(&observed);
+        let nodes = &self.nodes;
+        let lookup = |id: NodeId| observed(nodes, id);
+        let found = match touched {
+            Some(t) => self.checker.check_touched(t, &lookup),
+            None => {
+                let ids: Vec<NodeId> = nodes.keys().copied().collect();
+                let found = self.checker.check_touched(&ids, &lookup);
+                let all: Vec<Observed> = ids.iter().filter_map(|id| lookup(*id)).collect();
+                self.checker.prune(&all);
+                found
+            }
+        };
         for v in found {
             self.log(
                 None,
@@ -702,9 +752,9 @@ impl Sim {
         let r = self.apply_inner(action);
         if r.is_ok() {
             self.refresh_links();
-            self.retry_waiting();
+            self.schedule_retry();
             let cause = action.to_scn();
-            self.check(&cause);
+            self.check(&cause, None);
         }
         r
     }
@@ -717,6 +767,7 @@ impl Sim {
                 n.status = Status::Killed;
                 n.epoch += 1;
                 self.log(Some(*id), EventKind::Fault, format!("n{id} crashed"));
+                self.fail_reads_via(*id);
             }
             Action::Restart(id) => {
                 let n = self.node_ref(*id)?;
@@ -873,6 +924,7 @@ impl Sim {
                 if !matches!(n.status, Status::Running | Status::Killed) {
                     return Err(format!("n{id} is {}", n.status.name()));
                 }
+                self.checker.force_new_cluster(*id);
                 self.restart_node(*id, true);
                 self.log(
                     Some(*id),
@@ -901,6 +953,7 @@ impl Sim {
             Action::Set { name, value } => {
                 let mut o = self.opts.clone();
                 o.set(name, value)?;
+                o.check()?;
                 if o.seed != self.opts.seed {
                     return Err("the seed can only be set when the cluster is created".into());
                 }
@@ -915,7 +968,28 @@ impl Sim {
         Ok(())
     }
 
+    /// A node that goes down takes its clients' linearizable reads with it: etcd fails
+    /// them (the client sees an error and may retry). The restarted process knows nothing of
+    /// them, so it must never answer one.
+    fn fail_reads_via(&mut self, id: NodeId) {
+        let open: Vec<u64> = self
+            .requests
+            .values()
+            .filter(|r| {
+                r.via == Some(id)
+                    && r.outcome == Outcome::Pending
+                    && matches!(r.kind, ReqKind::Read { .. })
+                    && !self.waiting.contains_key(&r.id)
+            })
+            .map(|r| r.id)
+            .collect();
+        for req in open {
+            self.reject(req, Refusal::MemberDown { id });
+        }
+    }
+
     fn restart_node(&mut self, id: NodeId, force_new_cluster: bool) {
+        self.fail_reads_via(id);
         let node_rng = self.rng.fork(id);
         let cfg = self.opts.raft_config();
         self.reset_links(id);
@@ -929,4 +1003,15 @@ impl Sim {
         self.start_node(id);
         self.flush(id);
     }
+}
+
+/// The checker's view of node `id`: None until its process started.
+fn observed(nodes: &BTreeMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_>> {
+    nodes
+        .get(&id)
+        .filter(|n| !matches!(n.status, Status::NotStarted | Status::Misconfigured))
+        .map(|n| Observed {
+            raft: &n.raft,
+            alive: n.status == Status::Running,
+        })
 }

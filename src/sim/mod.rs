@@ -13,6 +13,7 @@ pub mod health;
 pub mod history;
 pub mod network;
 pub mod options;
+pub mod oracle;
 pub mod player;
 pub mod presets;
 pub mod requests;

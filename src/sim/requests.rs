@@ -51,7 +51,13 @@ pub struct Waiting {
     pub via: Option<NodeId>,
     /// What to send.
     pub retry: Retry,
+    /// Not before this time, ms (a client backs off before retrying a failed request).
+    pub not_before: u64,
 }
+
+/// How long etcd's client waits before retrying a request that failed (its retry
+/// interceptor backs off 25 ms, with jitter).
+pub const RETRY_BACKOFF_MS: u64 = 25;
 
 /// What became of a submission attempt.
 enum Submitted {
@@ -141,8 +147,10 @@ impl Sim {
             Waiting {
                 via,
                 retry: Retry::Read { key },
+                not_before: self.now + RETRY_BACKOFF_MS,
             },
         );
+        self.schedule_retry_at(self.now + RETRY_BACKOFF_MS);
     }
 
     /// Starts the client's clock on `req` if it is still unanswered.
@@ -234,25 +242,38 @@ impl Sim {
         true
     }
 
-    /// Retries the waiting requests whose member can now take them (after every event).
-    pub(super) fn retry_waiting(&mut self) {
+    /// Retries the waiting requests whose member can now take them (after every event);
+    /// returns the members it sent requests to.
+    pub(super) fn retry_waiting(&mut self) -> Vec<NodeId> {
+        let mut sent_to = Vec::new();
         if self.waiting.is_empty() {
-            return;
+            return sent_to;
         }
         let ready: Vec<u64> = self
             .waiting
             .iter()
-            .filter(|(_, w)| self.can_take(w.via, &w.retry))
+            .filter(|(_, w)| w.not_before <= self.now && self.can_take(w.via, &w.retry))
             .map(|(req, _)| *req)
             .collect();
         for req in ready {
             let Some(w) = self.waiting.remove(&req) else {
                 continue;
             };
-            if let Submitted::Wait = self.submit(req, w.via, &w.retry) {
-                self.waiting.insert(req, w);
+            match self.submit(req, w.via, &w.retry) {
+                Submitted::Wait => {
+                    self.waiting.insert(req, w);
+                }
+                Submitted::Done => sent_to.extend(self.requests.get(&req).and_then(|r| r.via)),
             }
         }
+        sent_to
+    }
+
+    /// Whether some waiting request can be taken now.
+    pub(super) fn any_waiting_takeable(&self) -> bool {
+        self.waiting
+            .values()
+            .any(|w| w.not_before <= self.now && self.can_take(w.via, &w.retry))
     }
 
     /// Whether a member can take a request now: `via` runs and knows a leader, or (without
@@ -323,7 +344,11 @@ impl Sim {
         }
         let sent = self.can_take(via, &w) && matches!(self.submit(req, via, &w), Submitted::Done);
         if !sent {
-            let w = Waiting { via, retry: w };
+            let w = Waiting {
+                via,
+                retry: w,
+                not_before: 0,
+            };
             let text = format!(
                 "{} waits: {} (the client gives up after {})",
                 self.requests[&req].kind.label(),

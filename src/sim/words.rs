@@ -31,6 +31,7 @@ pub fn refusal(r: &Refusal) -> String {
     match r {
         Refusal::Server(e) => server_error(e),
         Refusal::Dropped { reason } => proposal_refusal(*reason),
+        Refusal::MemberDown { id } => format!("n{id} went down before answering"),
     }
 }
 
