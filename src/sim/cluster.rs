@@ -921,6 +921,9 @@ impl Sim {
                     return Err(format!("n{id} is {}", n.status.name()));
                 }
                 self.checker.force_new_cluster(*id);
+                // A member removed by the old cluster is the one member of the new one (etcd
+                // rewrites its membership store): members added later must accept it.
+                self.removed.remove(id);
                 self.restart_node(*id, true);
                 self.log(
                     Some(*id),
