@@ -300,6 +300,13 @@ impl Player {
                 })
             }
             Stmt::Say(text) => Begun::Done(LineStatus::Narration(text.clone())),
+            // A comparison and an exploration are run by `raftlab compare` / `explore`;
+            // played alone, a scenario is its run A.
+            Stmt::Compare(_) | Stmt::Explore(_) => Begun::Done(LineStatus::Ok),
+            Stmt::Only { side, stmt } => match side {
+                super::scenario::Side::A => self.begin(stmt),
+                super::scenario::Side::B => Begun::Done(LineStatus::Ok),
+            },
             Stmt::Act(a) => Begun::Done(match self.tl.as_mut().map(|t| t.act(a.clone())) {
                 Some(Ok(())) => LineStatus::Ok,
                 Some(Err(e)) => LineStatus::Failed(e),

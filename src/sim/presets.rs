@@ -79,6 +79,13 @@ presets![
     "18-linearizable-vs-serializable",
     "19-figure-8",
     "20-figure-8-unsafe",
+    "21-compare-prevote-rejoin",
+    "22-compare-learner-vs-voter",
+    "23-compare-checkquorum-isolated-leader",
+    "24-compare-figure-8-rule",
+    "25-explore-figure-8-unsafe",
+    "26-explore-disruptive-rejoin",
+    "27-explore-defaults-hold",
 ];
 
 /// The lesson groups, in teaching order.
