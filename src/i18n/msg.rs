@@ -76,6 +76,13 @@ impl std::fmt::Display for Msg {
     }
 }
 
+/// Code that still speaks in `String` errors gets the English text.
+impl From<Msg> for String {
+    fn from(m: Msg) -> String {
+        m.render(Lang::En)
+    }
+}
+
 /// Text that has no catalog key (yet) reads the same in every language.
 impl From<String> for Msg {
     fn from(s: String) -> Msg {

@@ -96,6 +96,10 @@ pub struct Event {
     pub kind: EventKind,
     /// What happened, in plain English words (kept for tests, traces and search).
     pub text: String,
+    /// For a refused or timed-out request: the error an etcd client would print, word for
+    /// word (the text already shows it after a dash; this is for panels that set it apart).
+    #[serde(default)]
+    pub etcd_error: Option<String>,
     /// What happened, as a message that can be worded in any language.
     pub msg: Msg,
 }

@@ -66,12 +66,20 @@ pub fn outcome(r: &Request) -> Msg {
         Outcome::Pending => Msg::new("out.pending"),
         Outcome::Accepted => Msg::new("out.accepted"),
         Outcome::Committed { index } => Msg::new("out.committed").arg("index", *index),
-        Outcome::Rejected { reason } => Msg::new("out.rejected").arg(
-            "reason",
-            r.why
-                .clone()
-                .unwrap_or_else(|| Msg::verbatim(reason.as_str())),
-        ),
+        Outcome::Rejected { refusal } => Msg::new("out.rejected")
+            .arg("reason", super::words::refusal(refusal))
+            .arg("etcd", refusal.etcd_error()),
+        Outcome::TimedOut { at, later, .. } => {
+            let m = Msg::new("out.timed_out")
+                .arg("time", super::words::secs(*at))
+                .arg("error", super::client::DEADLINE_EXCEEDED);
+            match later {
+                Some(i) => Msg::new("out.timed_out_later")
+                    .arg("timed_out", m)
+                    .arg("index", *i),
+                None => m,
+            }
+        }
         Outcome::Value {
             value,
             index,
@@ -161,13 +169,17 @@ mod tests {
             (Outcome::Committed { index: 4 }, None),
             (
                 Outcome::Rejected {
-                    reason: "no leader".into(),
+                    refusal: super::super::client::Refusal::Server(
+                        crate::raft::ServerError::NoLeader,
+                    ),
                 },
-                Some(Msg::new("why.no_leader")),
+                None,
             ),
             (
-                Outcome::Rejected {
-                    reason: "etcdserver: x".into(),
+                Outcome::TimedOut {
+                    at: 5000,
+                    no_leader: true,
+                    later: Some(4),
                 },
                 None,
             ),

@@ -4,11 +4,100 @@
 
 use crate::i18n::Msg;
 use crate::raft::{
-    CampaignRefusal, ConfChangeError, NodeId, Note, ProposalRefusal, ReadRefusal, StepDown,
-    TransferAbort, TransferRefusal, VoteRefusal,
+    CampaignRefusal, ConfChangeError, HealthRule, NodeId, Note, ProposalRefusal, ReadRefusal,
+    ServerError, StepDown, TransferAbort, TransferRefusal, VoteRefusal,
 };
 
+use super::client::Refusal;
+use super::cluster::Undelivered;
 use super::event::EventKind;
+use super::labels;
+
+/// Simulated milliseconds as seconds for people: "7.2 s".
+pub fn secs(ms: u64) -> String {
+    format!("{:.1} s", ms as f64 / 1000.0)
+}
+
+/// Why a message from `from` never reached `to`.
+pub fn undelivered(u: Undelivered, from: NodeId, to: NodeId) -> Msg {
+    match u {
+        Undelivered::Lost => Msg::new("why.lost"),
+        Undelivered::Partitioned => Msg::new("why.partitioned"),
+        Undelivered::WrongPeerUrl => Msg::new("why.wrong_peer_url").arg("to", to),
+        Undelivered::Down(s) => Msg::new("err.node_is")
+            .arg("id", to)
+            .arg("status", labels::status(s)),
+        Undelivered::Missing => Msg::new("err.no_such_node").arg("id", to),
+        Undelivered::RemovedSender => Msg::new("why.removed_sender")
+            .arg("to", to)
+            .arg("from", from),
+    }
+}
+
+/// A refusal in raftlab's plain words (the etcd error is shown beside it).
+pub fn refusal(r: &Refusal) -> Msg {
+    match r {
+        Refusal::Server(e) => server_error(e),
+        Refusal::Dropped { reason } => proposal_refusal(*reason),
+        Refusal::MemberDown { id } => Msg::new("why.went_down").arg("id", *id),
+    }
+}
+
+/// Why etcd's server refused, in plain words.
+pub fn server_error(e: &ServerError) -> Msg {
+    match e {
+        ServerError::NoLeader => Msg::new("why.no_leader"),
+        ServerError::LearnerRpc { id, write: true } => Msg::new("why.learner_write").arg("id", *id),
+        ServerError::LearnerRpc { id, write: false } => Msg::new("why.learner_read").arg("id", *id),
+        ServerError::TransferInProgress { to } => {
+            Msg::new("why.transfer_in_progress").arg("to", *to)
+        }
+        ServerError::LearnerNotReady {
+            id,
+            matched,
+            leader,
+            percent,
+        } => Msg::new("why.learner_not_ready")
+            .arg("id", *id)
+            .arg("matched", *matched)
+            .arg("percent", *percent)
+            .arg("leader", *leader),
+        ServerError::NotLearner { id } => Msg::new("why.not_learner").arg("id", *id),
+        ServerError::MemberExists { id } => Msg::new("why.member_exists").arg("id", *id),
+        ServerError::MemberNotFound { id } => Msg::new("why.member_not_found").arg("id", *id),
+        ServerError::TooManyLearners { max } => Msg::new("why.too_many_learners").arg("max", *max),
+        ServerError::BadLeaderTransferee { to, learner: true } => {
+            Msg::new("why.transfer_to_learner").arg("to", *to)
+        }
+        ServerError::BadLeaderTransferee { to, .. } => {
+            Msg::new("why.transfer_not_voter").arg("to", *to)
+        }
+        ServerError::NotEnoughStarted { members, started } => Msg::new("why.not_enough_started")
+            .arg("started", *started)
+            .arg("members", *members)
+            .arg("quorum", crate::raft::quorum::majority(*members).max(1)),
+        ServerError::Unhealthy {
+            connected,
+            needed,
+            voters,
+            rule,
+        } => {
+            let how = match rule {
+                HealthRule::AllConnected => Msg::new("why.health_all").arg("voters", *voters),
+                HealthRule::QuorumAfterAdd => Msg::new("why.health_add")
+                    .arg("needed", *needed)
+                    .arg("voters", *voters + 1),
+                HealthRule::QuorumAfterRemove => Msg::new("why.health_remove")
+                    .arg("needed", *needed)
+                    .arg("voters", voters.saturating_sub(1)),
+            };
+            Msg::new("why.unhealthy")
+                .arg("connected", *connected)
+                .arg("voters", *voters)
+                .arg("how", how)
+        }
+    }
+}
 
 fn what(pre_vote: bool, vote_word: &'static str) -> Msg {
     Msg::new(if pre_vote { "word.pre_vote" } else { vote_word })

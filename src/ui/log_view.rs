@@ -60,7 +60,7 @@ pub fn render(v: &View) -> Html {
         })
         .collect::<Html>();
     html! {
-        <section class="logs panel" aria-label={tr!(l, "ui.log.aria")}>
+        <section class={classes!("logs", "panel", (sim.nodes.len() > 5).then_some("dense"))} aria-label={tr!(l, "ui.log.aria")}>
             <h2>
                 { tr!(l, "ui.log.title") }
                 <span class="legend">
