@@ -37,7 +37,12 @@ export function englishLeft(page, root = 'body') {
           .replace(/'[\x20-\x7e]*?'/g, ' ')
           // `code` and etcd's own error strings ("etcdserver: ...") stay as they are.
           .replace(/`[^`]*`/g, ' ')
-          .replace(/etcdserver: [^，。；）]*/g, ' ')
+          .replace(/etcdserver: [^，。；）"]*/g, ' ')
+          .replace(/context deadline exceeded|rpc error: code = \w+ desc = [a-z ]+|raft proposal dropped/g, ' ')
+          // Configuration-change notation, like voters=(n1 n2): "+n4 learner", "-n1".
+          .replace(/[+-]n\d+( learner)?/g, ' ')
+          // Member requests are labelled with their etcdctl-like command: "promote n4".
+          .replace(/\b(promote|remove) n\d+/g, ' ')
           // raftlab's own commands: `raftlab run|compare|explore ...`.
           .replace(/\braftlab (run|compare|explore|presets|bench)\b/g, ' ')
           // etcdctl's member subcommands, quoted or not: 'member add n4 --learner'.

@@ -77,29 +77,25 @@ for (const viewport of [
     ),
   );
 
-  test(`中文 ${size}: a refused write reads in Chinese`, { timeout: 240_000 }, () =>
+  test(`中文 ${size}: a refused promotion reads in Chinese, etcd's error verbatim`, { timeout: 240_000 }, () =>
     withApp(
       `i18n-refusal-${size}`,
       async (app) => {
         const { page } = app;
-        // Lesson 08 until its leader has stepped down (step 3), then a client write.
         await page.waitForSelector('[data-lesson-step="0"]');
-        for (let k = 1; k <= 3; k++) {
+        for (let k = 1; k <= 2; k++) {
           await page.click('[data-go]');
           await page.waitForSelector(`[data-lesson-step="${k}"][data-lesson-playing="false"]`, { timeout: 90_000 });
         }
-        if (!(await page.locator('[data-tab="client"]').isVisible())) await page.click('.show-controls');
-        await openTab(page, 'client');
-        await page.click('.client-panel fieldset button.primary');
-        await page.waitForSelector('[data-latest-request] [data-outcome="rejected"]');
-        const outcome = await page.textContent('[data-latest-request]');
-        assert.match(outcome, /被拒绝：没有领导者/, outcome);
-        assert.match(await page.textContent('.event-list'), /被拒绝：没有领导者/);
+        if (!(await page.locator('.event-list').isVisible())) await page.click('.show-controls');
+        const events = await page.textContent('.event-list');
+        assert.match(events, /被拒绝：n4 还没有赶上/, events);
+        assert.match(events, /etcdserver: can only promote a learner member which is in sync with leader/);
         await assertChinese(page, 'refusal');
-        await page.evaluate(() => document.querySelector('[data-latest-request]')?.scrollIntoView({ block: 'center' }));
+        await page.evaluate(() => document.querySelector('.event-list')?.scrollIntoView({ block: 'center' }));
         await app.screenshot(`zh-refusal-${size}`);
       },
-      { path: '?lang=zh&preset=08-add-to-single-node', viewport },
+      { path: '?lang=zh&preset=13-promotion-refused', viewport },
     ),
   );
 }
