@@ -714,6 +714,16 @@ impl Raft {
                 })
             })
             .collect();
+        for e in &ents {
+            let req = e.req();
+            if req != 0 {
+                self.notes.push(Note::Appended {
+                    req,
+                    index: e.index,
+                    term: e.term,
+                });
+            }
+        }
         self.log.append(&ents);
         let last = self.log.last_index();
         if let Some(pr) = self.trk.progress.get_mut(&self.id) {
@@ -1347,6 +1357,16 @@ impl Raft {
                 })
             })
             .collect();
+        for e in &ents {
+            let req = e.req();
+            if req != 0 {
+                self.notes.push(Note::Appended {
+                    req,
+                    index: e.index,
+                    term: e.term,
+                });
+            }
+        }
         self.log.append(&ents);
         let last = self.log.last_index();
         self.log.commit_to(last);

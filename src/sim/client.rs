@@ -68,6 +68,16 @@ pub enum Outcome {
         /// Why.
         reason: String,
     },
+    /// Never to be committed: its entry's index was committed with another entry (a new
+    /// leader's log won over the one that appended it).
+    Lost {
+        /// The index the entry held.
+        index: u64,
+        /// The term of the entry that took that index.
+        term: u64,
+        /// That entry, worded ("put y=2", "the term-3 leader's empty entry").
+        by: String,
+    },
     /// A read's answer.
     Value {
         /// The value (None: no such key).
@@ -87,6 +97,9 @@ impl Outcome {
             Outcome::Accepted => "accepted".into(),
             Outcome::Committed { index } => format!("committed at index {index}"),
             Outcome::Rejected { reason } => format!("rejected: {reason}"),
+            Outcome::Lost { index, term, by } => {
+                format!("lost: overwritten by term {term} at index {index} ({by})")
+            }
             Outcome::Value {
                 value,
                 index,

@@ -22,6 +22,8 @@ use super::network::{InFlight, Network};
 use super::options::Options;
 use super::words;
 
+mod lost;
+
 /// Milliseconds per tick (etcd's default heartbeat interval).
 pub const TICK_MS: u64 = 100;
 
@@ -131,6 +133,10 @@ pub struct Sim {
     /// Members ever removed. Like etcd's membership store, a node that has applied the
     /// removal rejects their messages, and the removed member stops when it hears so.
     pub removed: BTreeSet<NodeId>,
+    /// Where each pending request's entry was appended (index, term), to tell when that
+    /// index commits with another entry and the request is lost.
+    #[serde(default)]
+    appended: BTreeMap<u64, (u64, u64)>,
 }
 
 impl Sim {
@@ -160,6 +166,7 @@ impl Sim {
             conf_reported: BTreeSet::new(),
             last_message: None,
             removed: BTreeSet::new(),
+            appended: BTreeMap::new(),
         };
         for id in 1..=n {
             sim.create_node(id);
@@ -320,6 +327,7 @@ impl Sim {
             Due::Deliver { msg } => self.process_delivery(msg),
         };
         if let Some(cause) = cause {
+            self.settle_lost();
             self.check(&cause);
         }
         true
@@ -467,6 +475,10 @@ impl Sim {
                         );
                     }
                 }
+                return;
+            }
+            Note::Appended { req, index, term } => {
+                self.on_appended(*req, *index, *term);
                 return;
             }
             Note::ConfApplied {
@@ -677,6 +689,7 @@ impl Sim {
     pub fn apply(&mut self, action: &Action) -> Result<(), String> {
         let r = self.apply_inner(action);
         if r.is_ok() {
+            self.settle_lost();
             let cause = action.to_scn();
             self.check(&cause);
         }

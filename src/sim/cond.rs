@@ -299,7 +299,7 @@ fn check_rhs(lhs: &Lhs, v: &str) -> Result<(), String> {
         ),
         Lhs::Member(_) => one_of(v, &["voter", "learner", "none"]),
         Lhs::Progress(..) => one_of(v, &["probe", "replicate", "snapshot", "none"]),
-        Lhs::Outcome => one_of(v, &["committed", "rejected", "pending", "accepted"]),
+        Lhs::Outcome => one_of(v, &["committed", "rejected", "pending", "accepted", "lost"]),
         _ => Ok(()),
     }
 }
@@ -360,6 +360,7 @@ impl Cond {
                     Some(Outcome::Committed { .. }) => "committed".into(),
                     Some(Outcome::Rejected { .. }) => "rejected".into(),
                     Some(Outcome::Accepted) => "accepted".into(),
+                    Some(Outcome::Lost { .. }) => "lost".into(),
                     Some(_) => "pending".into(),
                 }
             }
