@@ -23,6 +23,9 @@ use super::options::Options;
 use super::words;
 
 mod lost;
+mod peek;
+
+pub use peek::NextEvent;
 
 /// Milliseconds per tick (etcd's default heartbeat interval).
 pub const TICK_MS: u64 = 100;
@@ -361,23 +364,7 @@ impl Sim {
         let f = self.net.in_flight.remove(&msg_id)?;
         let (from, to) = (f.msg.from, f.msg.to);
         let what = format!("{} n{from}→n{to}", f.msg.msg_type.name());
-        let reason = match self.nodes.get(&to).map(|n| n.status) {
-            _ if f.lost => Some("lost".to_string()),
-            _ if !self.net.connected(from, to) => Some("partitioned".to_string()),
-            Some(Status::Running) => None,
-            Some(Status::Misconfigured) => Some(format!("n{to} unreachable: wrong peer URL")),
-            Some(s) => Some(format!("n{to} is {}", s.name())),
-            None => Some(format!("n{to} does not exist")),
-        };
-        let reason = reason.or_else(|| {
-            let receiver_forgot = self
-                .nodes
-                .get(&to)
-                .is_some_and(|n| !n.raft.trk.config.members().contains(&from));
-            (self.removed.contains(&from) && receiver_forgot)
-                .then(|| format!("n{to} rejects n{from}: a removed member"))
-        });
-        if let Some(reason) = reason {
+        if let Some(reason) = self.drop_reason(&f) {
             if reason.contains("a removed member") {
                 self.stop_removed(from, to);
             }
