@@ -11,6 +11,7 @@ pub mod cluster;
 pub mod cond;
 pub mod event;
 pub mod history;
+pub mod launch;
 pub mod network;
 pub mod options;
 pub mod player;
