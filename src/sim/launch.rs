@@ -44,14 +44,16 @@ pub struct Launch {
     pub n: usize,
     /// Seed.
     pub seed: u64,
-    /// Playback speed: one of the offered speeds (None: keep the app's default).
-    pub speed: Option<f64>,
+    /// Playback speed: one of the speed selector's values (None: keep the app's default).
+    pub speed: Option<String>,
     /// Start paused (None: the app's default).
     pub paused: Option<bool>,
     /// Colour theme (None: the app's default).
     pub theme: Option<ThemeChoice>,
     /// Embedded mode (no chrome around the cluster).
     pub embed: bool,
+    /// Presenter mode (large, for a projector).
+    pub present: bool,
     /// What to load.
     pub source: Source,
     /// One sentence per parameter that was ignored or corrected, to show once.
@@ -102,6 +104,28 @@ fn unpercent(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// The selector value for speed `v`, and whether it was given exactly.
+fn snap_speed<'a>(v: &str, speeds: &[&'a str]) -> Option<(&'a str, bool)> {
+    if let Some(s) = speeds.iter().find(|s| **s == v) {
+        return Some((s, true));
+    }
+    let x = v
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x > 0.0)?;
+    let distance = |s: &&str| s.parse::<f64>().ok().map(|y| (y.ln() - x.ln()).abs());
+    let best = speeds
+        .iter()
+        .filter(|s| distance(s).is_some())
+        .min_by(|a, b| {
+            distance(a)
+                .unwrap_or(f64::MAX)
+                .total_cmp(&distance(b).unwrap_or(f64::MAX))
+        })?;
+    let exact = best.parse::<f64>().is_ok_and(|y| (y - x).abs() < 1e-9);
+    Some((best, exact))
+}
+
 fn hex(c: u8) -> Option<u8> {
     (c as char).to_digit(16).map(|d| d as u8)
 }
@@ -118,8 +142,9 @@ fn flag(key: &str, v: &str, problems: &mut Vec<String>) -> Option<bool> {
 }
 
 /// Reads the address: `query` without `?`, `hash` without `#` (hash parameters override the
-/// query's). `speeds` are the speeds the app offers; a speed in between snaps to the nearest.
-pub fn parse(query: &str, hash: &str, speeds: &[f64]) -> Launch {
+/// query's). `speeds` are the speed selector's values ("teach", "0.5", "1", ...): a speed
+/// must be one of them, or a number, which snaps to the nearest numeric one.
+pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
     let mut params = pairs(query);
     params.extend(pairs(hash));
     let mut problems = Vec::new();
@@ -131,6 +156,7 @@ pub fn parse(query: &str, hash: &str, speeds: &[f64]) -> Launch {
         paused: None,
         theme: None,
         embed: false,
+        present: false,
         source: Source::Fresh,
         problems: Vec::new(),
     };
@@ -166,26 +192,22 @@ pub fn parse(query: &str, hash: &str, speeds: &[f64]) -> Launch {
                     defaults.seed
                 )),
             },
-            "speed" => match v.trim().parse::<f64>() {
-                Ok(s) if s.is_finite() && s > 0.0 && !speeds.is_empty() => {
-                    let nearest = speeds
-                        .iter()
-                        .copied()
-                        .min_by(|a, b| (a.ln() - s.ln()).abs().total_cmp(&(b.ln() - s.ln()).abs()))
-                        .expect("not empty");
-                    if (nearest - s).abs() > 1e-9 {
+            "speed" => match snap_speed(v.trim(), speeds) {
+                Some((value, exact)) => {
+                    if !exact {
                         problems.push(format!(
-                            "speed={v} is not one of the offered speeds, so {nearest}× was used."
+                            "speed={v} is not one of the offered speeds, so {value}× was used."
                         ));
                     }
-                    launch.speed = Some(nearest);
+                    launch.speed = Some(value.to_string());
                 }
-                _ => problems.push(format!(
-                    "speed={v} is not a positive number, so it was ignored."
+                None => problems.push(format!(
+                    "speed={v} is not an offered speed or a positive number, so it was ignored."
                 )),
             },
             "paused" => launch.paused = flag("paused", v, &mut problems),
             "embed" => launch.embed = flag("embed", v, &mut problems).unwrap_or(false),
+            "present" => launch.present = flag("present", v, &mut problems).unwrap_or(false),
             "theme" => match v.as_str() {
                 "dark" => launch.theme = Some(ThemeChoice::Dark),
                 "light" => launch.theme = Some(ThemeChoice::Light),
@@ -230,7 +252,7 @@ pub fn parse(query: &str, hash: &str, speeds: &[f64]) -> Launch {
 mod tests {
     use super::*;
 
-    const SPEEDS: [f64; 4] = [0.5, 1.0, 2.0, 5.0];
+    const SPEEDS: [&str; 5] = ["teach", "0.5", "1", "2", "5"];
 
     fn p(q: &str) -> Launch {
         parse(q, "", &SPEEDS)
@@ -247,9 +269,10 @@ mod tests {
 
     #[test]
     fn good_values_are_taken() {
-        let l = p("n=5&seed=42&speed=2&paused=1&theme=dark&embed");
+        let l = p("n=5&seed=42&speed=2&paused=1&theme=dark&embed&present=1");
         assert_eq!((l.n, l.seed), (5, 42));
-        assert_eq!(l.speed, Some(2.0));
+        assert_eq!(l.speed.as_deref(), Some("2"));
+        assert!(l.present);
         assert_eq!(l.paused, Some(true));
         assert_eq!(l.theme, Some(ThemeChoice::Dark));
         assert!(l.embed);
@@ -287,8 +310,12 @@ mod tests {
     #[test]
     fn speeds_snap_to_an_offered_one() {
         let l = p("speed=3");
-        assert!(SPEEDS.contains(&l.speed.unwrap()));
+        assert!(SPEEDS.contains(&l.speed.as_deref().unwrap()));
         assert_eq!(l.problems.len(), 1);
+        assert_eq!(p("speed=2.0").speed.as_deref(), Some("2"));
+        assert!(p("speed=2.0").problems.is_empty());
+        assert_eq!(p("speed=teach").speed.as_deref(), Some("teach"));
+        assert_eq!(p("speed=100").speed.as_deref(), Some("5"));
         for bad in [
             "speed=0",
             "speed=-2",
