@@ -5,6 +5,7 @@
 //! [`cluster::Sim`], which steps the raft core; the UI only reads the `Sim` back.
 
 pub mod action;
+pub mod announce;
 pub mod change;
 pub mod client;
 pub mod cluster;
