@@ -29,7 +29,7 @@ fn checkbox(v: &View, field: Field, on: bool, label: &str, concept: &str, disabl
     });
     html! {
         <label class="check" title={tip(concept).to_string()}>
-            <input type="checkbox" checked={on} {onchange} {disabled} />{ label.to_string() }
+            <input type="checkbox" checked={on} {onchange} {disabled} aria-label={label.to_string()} />{ label.to_string() }
         </label>
     }
 }
