@@ -245,7 +245,7 @@ impl Checker {
                         continue;
                     }
                     let have = half.iter().filter(|n| holds(**n)).count();
-                    let q = half.len() / 2 + 1;
+                    let q = super::quorum::quorum_size(half);
                     if have < q {
                         return Some(format!("{have} of {} voters, quorum {q}", half.len()));
                     }

@@ -3,6 +3,7 @@
 //! Exit codes: 0 when every expect and await held, 1 when any failed, 2 for a malformed file
 //! or bad usage. Never a panic on any input.
 
+use crate::raft::quorum::quorum_size;
 use std::time::Instant;
 
 use serde_json::json;
@@ -194,7 +195,7 @@ fn summary_json(sim: &Sim, failures: &[String]) -> serde_json::Value {
         "nodes": nodes,
         "voters": names(cfg.all_voters().into_iter().collect()),
         "learners": names(cfg.learners.iter().chain(cfg.learners_next.iter()).copied().collect()),
-        "quorum": cfg.voters.len() / 2 + 1,
+        "quorum": quorum_size(&cfg.voters),
         "violations": violations,
         "failures": failures,
     })
@@ -239,7 +240,7 @@ fn print_table(sim: &Sim) {
         "tick {}  {}  quorum {}",
         sim.now / super::cluster::TICK_MS,
         cfg.describe(),
-        cfg.voters.len() / 2 + 1
+        quorum_size(&cfg.voters)
     );
 }
 

@@ -479,22 +479,12 @@ impl Sim {
                 self.on_conf_applied(id, *req, *index, change, config, removed);
                 return;
             }
-            Note::ProposalDropped { req, reason } | Note::ReadDropped { req, reason } => {
-                if let Some(r) = self.requests.get_mut(req) {
-                    if r.outcome == Outcome::Pending {
-                        r.outcome = Outcome::Rejected {
-                            reason: reason.clone(),
-                        };
-                        let label = r.kind.label();
-                        self.log(
-                            Some(id),
-                            EventKind::Client,
-                            format!("{label} rejected: {reason}"),
-                        );
-                    }
-                } else if *req == 0 {
-                    self.log(Some(id), EventKind::Membership, format!("n{id}: {reason}"));
-                }
+            Note::ProposalDropped { req, reason } => {
+                self.on_refused(id, *req, words::proposal_refusal(*reason));
+                return;
+            }
+            Note::ReadDropped { req, reason } => {
+                self.on_refused(id, *req, words::read_refusal(*reason));
                 return;
             }
             Note::ReadServed { req, index, value } => {
@@ -520,6 +510,25 @@ impl Sim {
         }
         let (kind, text) = words::note(id, &note);
         self.log(Some(id), kind, text);
+    }
+
+    /// A request the core refused: the client learns why.
+    fn on_refused(&mut self, id: NodeId, req: u64, reason: String) {
+        if let Some(r) = self.requests.get_mut(&req) {
+            if r.outcome == Outcome::Pending {
+                r.outcome = Outcome::Rejected {
+                    reason: reason.clone(),
+                };
+                let label = r.kind.label();
+                self.log(
+                    Some(id),
+                    EventKind::Client,
+                    format!("{label} rejected: {reason}"),
+                );
+            }
+        } else if req == 0 {
+            self.log(Some(id), EventKind::Membership, format!("n{id}: {reason}"));
+        }
     }
 
     fn on_conf_applied(

@@ -4,6 +4,7 @@
 //! Types are checked when parsing (`n1.term = leader` is an error there, not a failure at
 //! run time); evaluating returns whether it holds and the actual value, for failure messages.
 
+use crate::raft::quorum::quorum_size;
 use serde::{Deserialize, Serialize};
 
 use crate::raft::{NodeId, ProgressState};
@@ -332,7 +333,7 @@ impl Cond {
                 let c = sim.config();
                 list_word(c.learners.iter().chain(c.learners_next.iter()).copied())
             }
-            Lhs::Quorum => (sim.config().voters.len() / 2 + 1).to_string(),
+            Lhs::Quorum => quorum_size(&sim.config().voters).to_string(),
             Lhs::Violations => sim.violations.len().to_string(),
             Lhs::Read | Lhs::ReadStale => {
                 let r = sim.last_read.and_then(|id| sim.requests.get(&id));

@@ -19,7 +19,7 @@ pub mod player;
 pub mod presets;
 pub mod scenario;
 pub mod share;
-mod words;
+pub mod words;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

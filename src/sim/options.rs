@@ -204,6 +204,7 @@ impl Options {
             max_learners: self.max_learners,
             strict_reconfig: self.strict_reconfig,
             unsafe_commit_old_terms: self.unsafe_commit,
+            ..RaftConfig::default()
         }
     }
 }
