@@ -69,6 +69,11 @@ impl Announcer {
         self.seen = sim.event_count;
     }
 
+    /// Whether events wait to be announced (held back by the rate limit).
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
     /// The announcement due at wall time `now_ms`, if any: at most one per [`MIN_GAP_MS`],
     /// naming the [`MAX_ITEMS`] most important pending events and counting the others.
     pub fn take(&mut self, now_ms: f64) -> Option<String> {

@@ -167,6 +167,34 @@ fn next_is_message(sim: &Sim) -> bool {
     )
 }
 
+/// Steps `tl` by exactly one event (or one recorded action) and says what it was and what it
+/// changed, quiet or not; None when nothing is left to run.
+pub fn step_one(tl: &mut Timeline) -> Option<Change> {
+    let before = Glance::of(tl.sim());
+    let event = next_event_words(tl.sim());
+    tl.step_event();
+    let after = tl.sim();
+    let changes = before.changes_to(after);
+    let replayed = after.processed == before.processed;
+    if replayed && changes.is_empty() && event.is_none() {
+        return None;
+    }
+    Some(Change {
+        event: if replayed {
+            "recorded action replayed".to_string()
+        } else {
+            event.unwrap_or_else(|| "event".into())
+        },
+        changes: if changes.is_empty() {
+            vec!["nothing visible changed".to_string()]
+        } else {
+            changes
+        },
+        time: after.now,
+        skipped: 0,
+    })
+}
+
 /// Steps `tl` event by event (replaying recorded actions on the way) until one changes
 /// something, at most `limit` events. Returns that step, or None when the run has nothing
 /// more to do within `limit` (every node stopped, or only quiet ticks).
@@ -193,7 +221,7 @@ pub fn step_to_next_change(tl: &mut Timeline, limit: u64) -> Option<Change> {
             event.unwrap_or_else(|| "event".into())
         };
         let changes = if changes.is_empty() {
-            vec!["nothing else changed".to_string()]
+            vec!["nothing visible changed".to_string()]
         } else {
             changes
         };
@@ -264,6 +292,16 @@ mod tests {
         tl.act(Action::Isolate(candidate)).unwrap();
         let c = step_to_next_change(&mut tl, 10_000).unwrap();
         assert!(c.event.ends_with("dropped (partitioned)"), "{c:?}");
+    }
+
+    /// One event step names even a quiet tick.
+    #[test]
+    fn one_event_names_a_quiet_tick() {
+        let mut tl = Timeline::new(3, Options::default());
+        let c = step_one(&mut tl).unwrap();
+        assert!(c.event.ends_with("timer tick"), "{c:?}");
+        assert_eq!(c.changes, vec!["nothing visible changed".to_string()]);
+        assert_eq!(tl.sim().processed, 1);
     }
 
     /// With every node stopped nothing changes: the step says so instead of spinning.

@@ -6,14 +6,19 @@ use yew::html::Scope;
 use yew::prelude::*;
 
 use crate::raft::NodeId;
+use crate::sim::announce::Announcer;
+use crate::sim::change;
+use crate::sim::client::Outcome;
 use crate::sim::event::EventKind;
 use crate::sim::history::Timeline;
+use crate::sim::launch::{self, Source, ThemeChoice};
 use crate::sim::player::{LineStatus, Player};
 use crate::sim::scenario::Script;
 use crate::sim::{presets, share, Action, Options, Sim, TICK_MS};
 
 use super::dom::{self, FrameClock, KeyListener};
 use super::forms::{Field, Forms};
+use super::keys::{self, Command};
 use super::{
     action_bar, cluster_view, config_view, event_log, help, log_view, message_view, player_panel,
     progress_view, tabs, timeline_bar, toolbar,
@@ -75,6 +80,12 @@ pub struct Ui {
     pub frame_ms: f64,
     /// How many log columns (the newest) are drawn.
     pub log_cols: u64,
+    /// The last step's event and what it changed, in words.
+    pub step_line: Option<String>,
+    /// Whether the person changed the event filters (until then, stepping shows every kind).
+    pub kinds_touched: bool,
+    /// What the polite live region says now.
+    pub live: String,
 }
 
 /// Messages to the app.
@@ -84,6 +95,9 @@ pub enum Msg {
     Speed(f64),
     StepTick,
     StepEvent,
+    NextChange,
+    Command(Command),
+    Announce,
     BackTick,
     BackEvent,
     Seek(u64),
@@ -141,6 +155,10 @@ pub struct App {
     /// The scenario line last scrolled into view.
     revealed_line: Option<usize>,
     _keys: Option<KeyListener>,
+    announcer: Announcer,
+    /// A pending announcement's wake-up, while the run is paused.
+    announce_timer: Option<gloo_timers::callback::Timeout>,
+    link: Option<Scope<App>>,
 }
 
 const SPEEDS: [f64; 9] = [0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 15.0, 20.0];
@@ -176,7 +194,11 @@ impl App {
         }
         let scn = action.to_scn();
         let etcdctl = action.etcdctl();
+        let heal = matches!(action, Action::Heal);
         let r = self.tl_mut().act(action);
+        if heal && r.is_ok() {
+            self.ui.forms.after_heal();
+        }
         let at = self.tl().sim().now;
         self.ui.history.push(LastAction {
             scn,
@@ -294,67 +316,46 @@ impl App {
         self.watch_violations();
     }
 
-    /// Applies `#run=...`, `#embed`, `?embed=1`, `?n=`, `?seed=`, `?speed=`, `?paused=1`,
-    /// `?theme=dark|light`, `?preset=ID` from the page address.
+    /// Applies the page address (`?n=`, `?seed=`, `?speed=`, `?paused=`, `?theme=`,
+    /// `?embed`, `?preset=`, `#run=`): validated once by [`launch::parse`], so every control
+    /// shows the value in force, and every bad parameter is named in one notice.
     fn apply_location(&mut self) {
         let (query, hash) = dom::location_parts();
-        let mut params = dom::pairs(&query);
-        params.extend(dom::pairs(&hash));
-        for (k, v) in &params {
-            match k.as_str() {
-                "embed" => self.ui.embed = v.is_empty() || v == "1" || v == "true",
-                "speed" => {
-                    if let Ok(s) = v.parse::<f64>() {
-                        if s.is_finite() && s > 0.0 {
-                            self.ui.speed = s.clamp(0.05, 50.0);
-                        }
-                    }
-                }
-                "paused" => self.ui.playing = !(v.is_empty() || v == "1" || v == "true"),
-                "theme" => {
-                    self.ui.theme = match v.as_str() {
-                        "dark" => Theme::Dark,
-                        "light" => Theme::Light,
-                        _ => Theme::Auto,
-                    }
-                }
-                _ => {}
-            }
+        let offered: Vec<String> = SPEEDS.iter().map(|s| s.to_string()).collect();
+        let offered: Vec<&str> = offered.iter().map(String::as_str).collect();
+        let l = launch::parse(&query, &hash, &offered);
+        self.ui.embed = l.embed;
+        if let Some(s) = l.speed.as_deref().and_then(|s| s.parse::<f64>().ok()) {
+            self.ui.speed = s;
         }
-        let get = |key: &str| {
-            params
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.clone())
-        };
-        if get("n").is_some() || get("seed").is_some() {
-            if let Some(n) = get("n") {
-                self.ui.forms.reset_n = n;
-            }
-            if let Some(s) = get("seed") {
-                self.ui.forms.reset_seed = s;
-            }
-            self.reset();
+        if let Some(p) = l.paused {
+            self.ui.playing = !p;
         }
-        if let Some(run) = get("run") {
-            match share::decode(&run) {
-                Ok(text) => self.load_shared(&text),
-                Err(e) => {
-                    self.ui.notice = Some(format!(
-                        "The share link in the address could not be opened: {e}. A new cluster was started instead."
-                    ));
-                }
-            }
-        } else if let Some(id) = get("preset") {
-            match presets::find(&id) {
-                Some(p) => {
+        if let Some(t) = l.theme {
+            self.ui.theme = match t {
+                ThemeChoice::Dark => Theme::Dark,
+                ThemeChoice::Light => Theme::Light,
+                ThemeChoice::Auto => Theme::Auto,
+            };
+        }
+        self.ui.forms.reset_n = l.n.to_string();
+        self.ui.forms.reset_seed = l.seed.to_string();
+        self.reset();
+        self.ui.forms.preset.clear();
+        match &l.source {
+            Source::Fresh => {}
+            Source::Shared(text) => self.load_shared(text),
+            Source::Preset(id) => {
+                if let Some(p) = presets::find(id) {
                     self.ui.forms.preset = p.id.to_string();
                     if self.load_script(p.title().to_string(), p.text) {
                         self.ui.playing = false;
                     }
                 }
-                None => self.ui.notice = Some(format!("There is no preset called '{id}'.")),
             }
+        }
+        if let Some(n) = l.notice() {
+            self.ui.notice = Some(n);
         }
     }
 
@@ -414,10 +415,37 @@ impl App {
             self.tl_mut().advance_to(target);
         }
         self.watch_violations();
+        self.announce();
         if self.ui.playing {
             self.clock.request();
         }
         true
+    }
+}
+
+/// Most events "next change" runs through looking for a change.
+const NEXT_CHANGE_LIMIT: u64 = 100_000;
+
+impl App {
+    /// Feeds the live region: notable events since the last look, at most one announcement
+    /// per [`crate::sim::announce::MIN_GAP_MS`]; a batch held back is sent by a timer.
+    fn announce(&mut self) {
+        let sim = match self.scenario.as_ref().and_then(|s| s.player.timeline()) {
+            Some(t) => t.sim(),
+            None => self.tl.sim(),
+        };
+        self.announcer.observe(sim);
+        let now = now_ms().unwrap_or(0.0);
+        if let Some(text) = self.announcer.take(now) {
+            self.ui.live = text;
+        } else if self.announcer.has_pending() && self.announce_timer.is_none() {
+            if let Some(link) = self.link.clone() {
+                let wait = crate::sim::announce::MIN_GAP_MS as u32;
+                self.announce_timer = Some(gloo_timers::callback::Timeout::new(wait, move || {
+                    link.send_message(Msg::Announce)
+                }));
+            }
+        }
     }
 }
 
@@ -455,6 +483,19 @@ impl Component for App {
                 return;
             }
             let key = e.key();
+            // Enter or space on a focused node selects it, like a click.
+            if matches!(key.as_str(), "Enter" | " " | "Spacebar") {
+                if let Some(id) = dom::focused_node(&e) {
+                    e.prevent_default();
+                    keys_link.send_message(Msg::SelectNode(Some(id)));
+                    return;
+                }
+            }
+            if let Some(msg) = keys::letter(&key) {
+                e.prevent_default();
+                keys_link.send_message(msg);
+                return;
+            }
             let msg = match key.as_str() {
                 " " | "Spacebar" => Msg::TogglePlay,
                 "ArrowRight" if e.shift_key() => Msg::StepEvent,
@@ -492,6 +533,9 @@ impl Component for App {
                 embed: false,
                 frame_ms: 0.0,
                 log_cols: log_view::DEFAULT_COLS,
+                step_line: None,
+                kinds_touched: false,
+                live: String::new(),
             },
             clock,
             last_ts: None,
@@ -500,8 +544,13 @@ impl Component for App {
             frame_start: None,
             revealed_line: None,
             _keys: keys,
+            announcer: Announcer::default(),
+            announce_timer: None,
+            link: Some(ctx.link().clone()),
         };
         app.apply_location();
+        // Only what happens from now on is announced.
+        app.announcer = Announcer::new(app.tl().sim());
         if app.ui.playing {
             app.clock.request();
         }
@@ -526,8 +575,25 @@ impl Component for App {
             }
             Msg::StepEvent => {
                 self.set_playing(false);
-                self.tl_mut().step_event();
+                self.ui.step_line = Some(match change::step_one(self.tl_mut()) {
+                    Some(c) => c.line(),
+                    None => "Nothing left to run: every node is stopped.".into(),
+                });
             }
+            Msg::NextChange => {
+                self.set_playing(false);
+                self.ui.step_line = Some(match change::step_to_next_change(self.tl_mut(), NEXT_CHANGE_LIMIT) {
+                    Some(c) => c.line(),
+                    None => format!(
+                        "No change within the next {NEXT_CHANGE_LIMIT} events: every node is stopped or only timers run."
+                    ),
+                });
+            }
+            Msg::Command(c) => match keys::actions(c, self.tl().sim(), &self.ui) {
+                Ok(list) => return Component::update(self, _ctx, Msg::Acts(list)),
+                Err(e) => self.ui.notice = Some(e),
+            },
+            Msg::Announce => self.announce_timer = None,
             Msg::BackTick => {
                 self.set_playing(false);
                 let t = self.tl().sim().now.saturating_sub(TICK_MS);
@@ -550,13 +616,19 @@ impl Component for App {
             Msg::Acts(list) => {
                 for a in list {
                     let before = self.ui.history.len();
+                    let last_req = self.tl().sim().requests.keys().last().copied();
                     self.act(a);
                     let failed = self
                         .ui
                         .history
                         .get(before)
                         .is_some_and(|h| h.error.is_some());
-                    if failed {
+                    // A refused request (a member add without a leader) ends the list too:
+                    // what follows it (starting that member) would be doomed.
+                    let refused = self.tl().sim().requests.values().last().is_some_and(|r| {
+                        Some(r.id) != last_req && matches!(r.outcome, Outcome::Rejected { .. })
+                    });
+                    if failed || refused {
                         break;
                     }
                 }
@@ -585,6 +657,9 @@ impl Component for App {
                 self.ui.forms.groups.insert(id, g);
             }
             Msg::ToggleKind(k) => {
+                // Start from what is shown (everything, while paused and untouched).
+                self.ui.hidden_kinds = event_log::hidden_kinds(&self.ui);
+                self.ui.kinds_touched = true;
                 if let Some(i) = self.ui.hidden_kinds.iter().position(|h| *h == k) {
                     self.ui.hidden_kinds.remove(i);
                 } else {
@@ -592,6 +667,7 @@ impl Component for App {
                 }
             }
             Msg::AllKinds(show) => {
+                self.ui.kinds_touched = true;
                 self.ui.hidden_kinds = if show {
                     Vec::new()
                 } else {
@@ -674,6 +750,7 @@ impl Component for App {
             Msg::None => return false,
         }
         self.watch_violations();
+        self.announce();
         true
     }
 
@@ -720,6 +797,9 @@ impl Component for App {
                 </div>
             }
         });
+        let live = html! {
+            <div class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-live="">{ self.ui.live.clone() }</div>
+        };
         let status = html! {
             <span class="sim-state" hidden=true
                 data-fingerprint={fingerprint}
@@ -733,6 +813,7 @@ impl Component for App {
             return html! {
                 <div class={classes!("app", "embed", theme)}>
                     { status }
+                    { live }
                     { notice }
                     <div class="embed-bar">
                         <button class="play" aria-label={if self.ui.playing { "pause" } else { "play" }}
@@ -751,6 +832,7 @@ impl Component for App {
         html! {
             <div class={classes!("app", theme)}>
                 { status }
+                { live }
                 { toolbar::render(&v) }
                 { timeline_bar::render(&v) }
                 { notice }

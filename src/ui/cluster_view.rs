@@ -87,23 +87,37 @@ pub fn render(v: &View) -> Html {
         .iter()
         .filter_map(|(id, n)| {
             let p = *lay.pos.get(id)?;
-            Some(node(v, n, p, lay.r, group_of.get(id).copied(), &learners))
+            Some(node(v, n, p, lay.r, &learners))
         })
+        .collect::<Html>();
+    // Partition letters sit on their nodes but outside the focusable nodes, so a node's
+    // accessible name is exactly the words drawn inside it.
+    let badges = v
+        .sim
+        .nodes
+        .keys()
+        .filter_map(|id| Some(group_badge(*lay.pos.get(id)?, lay.r, *group_of.get(id)?)))
         .collect::<Html>();
     let msgs = message_view::in_flight(v, &lay);
     let label = format!(
-        "cluster of {} nodes at t = {:.1} s",
+        "cluster of {} nodes at t = {:.1} s, {}",
         v.sim.nodes.len(),
-        v.sim.now as f64 / 1000.0
+        v.sim.now as f64 / 1000.0,
+        match v.sim.leader() {
+            Some(l) => format!("leader {}", node_name(l)),
+            None => "no leader".to_string(),
+        }
     );
     let empty = v.sim.nodes.is_empty();
     html! {
-        <svg class="cluster" role="img" aria-label={label}
+        // A group, not an image: the nodes inside are buttons.
+        <svg class="cluster" role="group" aria-label={label}
             viewBox={format!("0 0 {} {}", geometry::WIDTH, geometry::HEIGHT)}
             preserveAspectRatio="xMidYMid meet">
             <g class="hulls">{ hulls }</g>
             <g class="links">{ links }</g>
             <g class="nodes">{ nodes }</g>
+            <g class="badges" aria-hidden="true">{ badges }</g>
             <g class="msgs">{ msgs }</g>
             if empty {
                 <text x="320" y="220" text-anchor="middle" class="hint">{ "no nodes" }</text>
@@ -215,14 +229,21 @@ fn role_name(n: &SimNode) -> &'static str {
     n.raft.role.name()
 }
 
-fn node(
-    v: &View,
-    n: &SimNode,
-    p: Pt,
-    r: f64,
-    group: Option<usize>,
-    learners: &BTreeSet<NodeId>,
-) -> Html {
+/// A partition group's letter on a node.
+fn group_badge(p: Pt, r: f64, g: usize) -> Html {
+    let b = Pt {
+        x: p.x + r * 0.8,
+        y: p.y - r * 0.8,
+    };
+    html! {
+        <g class={format!("group-badge g{}", g % 4)}>
+            <circle cx={fmt(b.x)} cy={fmt(b.y)} r="8" />
+            <text x={fmt(b.x)} y={fmt(b.y + 3.5)} text-anchor="middle">{ group_letter(g).to_string() }</text>
+        </g>
+    }
+}
+
+fn node(v: &View, n: &SimNode, p: Pt, r: f64, learners: &BTreeSet<NodeId>) -> Html {
     let raft = &n.raft;
     let id = raft.id;
     let running = n.status == Status::Running;
@@ -305,28 +326,20 @@ fn node(
     } else {
         html! {}
     };
-    let badge = match group {
-        Some(g) => {
-            let b = Pt {
-                x: p.x + r * 0.8,
-                y: p.y - r * 0.8,
-            };
-            html! {
-                <g class={format!("group-badge g{}", g % 4)}>
-                    <circle cx={fmt(b.x)} cy={fmt(b.y)} r="8" />
-                    <text x={fmt(b.x)} y={fmt(b.y + 3.5)} text-anchor="middle">{ group_letter(g).to_string() }</text>
-                </g>
-            }
-        }
-        None => html! {},
-    };
     let fs = (r * 0.5).clamp(9.0, 16.0);
+    // The name says what is drawn, in the order it is read: "n2, leader, term 3, voted n2".
+    // The texts below are in the same order (and spaced), so the name contains them.
+    let name = format!(
+        "{}, {status_label}, term {}, {vote}",
+        node_name(id),
+        raft.term
+    );
     html! {
         <g class={class} data-node={format!("n{id}")} data-role={role} data-term={raft.term.to_string()}
             data-status={status_class(n.status)} data-vote={raft.vote.to_string()}
             data-learner={learner.to_string()} data-commit={raft.log.committed.to_string()}
             data-last-index={raft.log.last_index().to_string()}
-            role="button" aria-label={format!("node {}", node_name(id))} tabindex="0" {onclick}>
+            role="button" aria-label={name} aria-pressed={selected.to_string()} tabindex="0" {onclick}>
             <title>{ title }</title>
             if selected {
                 <circle class="sel" cx={cx.clone()} cy={cy.clone()} r={fmt(r + 10.0)} />
@@ -334,14 +347,16 @@ fn node(
             { arc }
             { leader_marks }
             <circle class="body" cx={cx.clone()} cy={cy.clone()} r={fmt(r)} style={term_style(raft.term)} />
+            { cross }
             <text class="nid" x={cx.clone()} y={fmt(p.y - fs * 0.1)} text-anchor="middle"
                 font-size={fmt(fs * 1.05)}>{ node_name(id) }</text>
+            { " " }
+            <text class="nlabel" x={cx.clone()} y={fmt(p.y + r + 17.0)} text-anchor="middle">{ status_label }</text>
+            { " " }
             <text class="nterm" x={cx.clone()} y={fmt(p.y + fs * 0.95)} text-anchor="middle"
                 font-size={fmt(fs * 0.72)}>{ format!("term {}", raft.term) }</text>
-            { cross }
-            <text class="nlabel" x={cx.clone()} y={fmt(p.y + r + 17.0)} text-anchor="middle">{ status_label }</text>
+            { " " }
             <text class="nvote" x={cx} y={fmt(p.y + r + 29.0)} text-anchor="middle">{ vote }</text>
-            { badge }
         </g>
     }
 }

@@ -253,6 +253,16 @@ pub fn from_text_field(e: &web_sys::KeyboardEvent) -> bool {
     false
 }
 
+/// The node a key event's target belongs to (a focused node of the drawing), if any.
+pub fn focused_node(e: &web_sys::KeyboardEvent) -> Option<crate::raft::NodeId> {
+    let el = e.target()?.dyn_into::<Element>().ok()?;
+    let node = el.closest("[data-node]").ok()??;
+    node.get_attribute("data-node")?
+        .trim_start_matches('n')
+        .parse()
+        .ok()
+}
+
 /// Takes focus away from the element a key event came from (so that space on a focused
 /// button does not also press it).
 pub fn blur_target(e: &web_sys::KeyboardEvent) {

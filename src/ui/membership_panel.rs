@@ -107,10 +107,10 @@ pub fn render(v: &View) -> Html {
     let joint_btn = match joint {
         Ok(a) => {
             let scn = a.to_scn();
-            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} title={scn} aria-label="apply joint change">{ "Change together" }</button> }
+            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} title={scn} aria-label="change together">{ "Change together" }</button> }
         }
         Err(e) => {
-            html! { <button disabled=true title={e} aria-label="apply joint change">{ "Change together" }</button> }
+            html! { <button disabled=true title={e} aria-label="change together">{ "Change together" }</button> }
         }
     };
     html! {

@@ -14,6 +14,7 @@ mod forms;
 mod geometry;
 mod glossary;
 mod help;
+mod keys;
 mod log_view;
 mod membership_panel;
 mod message_view;

@@ -14,6 +14,7 @@ use crate::sim::scenario::Stmt;
 use super::app::{Loaded, Msg, View};
 use super::dom;
 use super::forms::Field;
+use super::keys;
 
 fn loaders(v: &View) -> Html {
     let f = &v.ui.forms;
@@ -156,9 +157,9 @@ fn script(v: &View, s: &Loaded) -> Html {
                     aria-label="close the scenario and keep playing freely">{ "close" }</button>
             </div>
             <div class="row wrap">
-                <button onclick={link.callback(|_| Msg::PlayerStep)} disabled={done} aria-label="step one line">{ "Step line" }</button>
+                <button onclick={link.callback(|_| Msg::PlayerStep)} disabled={done} title="run one scenario line">{ "Step line" }</button>
                 <button class="primary" onclick={link.callback(|_| Msg::PlayerContinue)} disabled={done}
-                    aria-label="run to the next narration">{ "Run to next pause" }</button>
+                    aria-label="run to next pause" title={format!("run to the next narration{}", keys::hint("l"))}>{ "Run to next pause" }</button>
                 <button onclick={link.callback(|_| Msg::PlayerRunTo(usize::MAX))} disabled={done} aria-label="run all lines">{ "Run all" }</button>
                 <span class="progress-text">
                     { format!("{at} of {total} lines run") }
@@ -169,7 +170,7 @@ fn script(v: &View, s: &Loaded) -> Html {
                     }
                 </span>
             </div>
-            <ol class="lines">{ lines }</ol>
+            <ol class="lines" tabindex="0" aria-label="scenario lines">{ lines }</ol>
         </div>
     }
 }
@@ -207,7 +208,7 @@ pub fn narration(v: &View) -> Html {
             <span class="who">{ format!("{} · line {lineno}", s.name) }</span>
             <p>{ text.clone() }</p>
             if !done {
-                <button class="primary" onclick={v.link.callback(|_| Msg::PlayerContinue)} aria-label="continue the scenario">{ "Continue ▶" }</button>
+                <button class="primary" onclick={v.link.callback(|_| Msg::PlayerContinue)} aria-label="continue the scenario" title={format!("continue to the next pause{}", keys::hint("l"))}>{ "Continue ▶" }</button>
             } else {
                 <span class="ok">{ "end of the scenario" }</span>
             }
