@@ -1419,21 +1419,36 @@ impl Raft {
 
     /// etcd's --force-new-cluster: drops uncommitted entries, commits entries that remove
     /// every other member, and leaves this node the single voter of a new cluster.
+    ///
+    /// Every step is a committed log entry (as etcd writes its conf changes to the WAL), so
+    /// a restart replays to the same single-voter configuration: from a joint configuration
+    /// the first entry leaves it, then this node is made a voter if it is not one, then each
+    /// other member is removed.
     pub fn force_new_cluster(&mut self) {
+        use super::message::ConfChangeSingle::{AddNode, RemoveNode};
         let committed = self.log.committed;
         let keep = (committed - self.log.snapshot.index) as usize;
         self.log.entries.truncate(keep);
         let mut data = Vec::new();
-        if !self.trk.config.voters.contains(&self.id) || self.trk.config.is_joint() {
-            // Make sure this node is a plain voter first.
+        let mut cfg = self.trk.config.clone();
+        if cfg.is_joint() {
+            data.push(ConfChange::default());
+            cfg = confchange::apply(
+                &cfg,
+                &ConfChange::default(),
+                confchange::ConfChangeTransition::Auto,
+            )
+            .unwrap_or(cfg);
+        }
+        if !cfg.voters.contains(&self.id) {
             data.push(ConfChange {
-                changes: vec![super::message::ConfChangeSingle::AddNode(self.id)],
+                changes: vec![AddNode(self.id)],
             });
         }
-        for id in self.trk.config.members() {
+        for id in cfg.members() {
             if id != self.id {
                 data.push(ConfChange {
-                    changes: vec![super::message::ConfChangeSingle::RemoveNode(id)],
+                    changes: vec![RemoveNode(id)],
                 });
             }
         }
@@ -1464,14 +1479,6 @@ impl Raft {
         self.log.commit_to(last);
         let t = self.term;
         self.become_follower(t, NONE);
-        if self.trk.config.is_joint() {
-            // Leaving a joint state is itself a change; force it.
-            let mut c = self.trk.config.clone();
-            c.outgoing.clear();
-            c.learners_next.clear();
-            c.auto_leave = false;
-            self.trk.set_config(c, last + 1);
-        }
         self.apply_committed();
     }
 }

@@ -184,6 +184,11 @@ impl Sim {
     }
 
     fn create_node(&mut self, id: NodeId) {
+        // A member joins the cluster of the leader that adds it (which matters once
+        // force-new-cluster has split the history in two).
+        if let Some(l) = self.leader() {
+            self.checker.adopt(id, l);
+        }
         let node_rng = self.rng.fork(id);
         let phase = self.rng.range(0, TICK_MS);
         let raft = Raft::new(id, self.genesis.clone(), self.opts.raft_config(), node_rng);
@@ -325,13 +330,23 @@ impl Sim {
         };
         self.now = self.now.max(at);
         self.processed += 1;
+        // What an event can change: the node that ticks; the receiver of a message, and its
+        // sender (told about a snapshot's fate, or stopped as a removed member).
+        let touched = match due {
+            Due::Tick { node, .. } => [node, node],
+            Due::Deliver { msg } => self
+                .net
+                .in_flight
+                .get(&msg)
+                .map_or([0, 0], |f| [f.msg.to, f.msg.from]),
+        };
         let cause = match due {
             Due::Tick { node, epoch } => self.process_tick(node, epoch),
             Due::Deliver { msg } => self.process_delivery(msg),
         };
         if let Some(cause) = cause {
             self.settle_lost();
-            self.check(&cause);
+            self.check(&cause, Some(&touched));
         }
         true
     }
@@ -581,20 +596,24 @@ impl Sim {
         }
     }
 
-    fn check(&mut self, cause: &str) {
+    /// Runs the invariant checker on the nodes an event touched (`None`: after a user
+    /// action, every node, and the checker forgets what no node can contradict any more).
+    fn check(&mut self, cause: &str, touched: Option<&[NodeId]>) {
         if !self.check_invariants {
             return;
         }
-        let observed: Vec<Observed> = self
-            .nodes
-            .values()
-            .filter(|n| !matches!(n.status, Status::NotStarted | Status::Misconfigured))
-            .map(|n| Observed {
-                raft: &n.raft,
-                alive: n.status == Status::Running,
-            })
-            .collect();
-        let found = self.checker.check(&observed);
+        let nodes = &self.nodes;
+        let lookup = |id: NodeId| observed(nodes, id);
+        let found = match touched {
+            Some(t) => self.checker.check_touched(t, &lookup),
+            None => {
+                let ids: Vec<NodeId> = nodes.keys().copied().collect();
+                let found = self.checker.check_touched(&ids, &lookup);
+                let all: Vec<Observed> = ids.iter().filter_map(|id| lookup(*id)).collect();
+                self.checker.prune(&all);
+                found
+            }
+        };
         for v in found {
             self.log(
                 None,
@@ -687,7 +706,7 @@ impl Sim {
         if r.is_ok() {
             self.settle_lost();
             let cause = action.to_scn();
-            self.check(&cause);
+            self.check(&cause, None);
         }
         r
     }
@@ -700,6 +719,7 @@ impl Sim {
                 n.status = Status::Killed;
                 n.epoch += 1;
                 self.log(Some(*id), EventKind::Fault, format!("n{id} crashed"));
+                self.fail_reads_via(*id);
             }
             Action::Restart(id) => {
                 let n = self.node_ref(*id)?;
@@ -900,6 +920,7 @@ impl Sim {
                 if !matches!(n.status, Status::Running | Status::Killed) {
                     return Err(format!("n{id} is {}", n.status.name()));
                 }
+                self.checker.force_new_cluster(*id);
                 self.restart_node(*id, true);
                 self.log(
                     Some(*id),
@@ -928,6 +949,7 @@ impl Sim {
             Action::Set { name, value } => {
                 let mut o = self.opts.clone();
                 o.set(name, value)?;
+                o.check()?;
                 if o.seed != self.opts.seed {
                     return Err("the seed can only be set when the cluster is created".into());
                 }
@@ -942,7 +964,27 @@ impl Sim {
         Ok(())
     }
 
+    /// A node that goes down takes its clients' linearizable reads with it: etcd fails
+    /// them (the client sees an error and may retry). The restarted process knows nothing of
+    /// them, so it must never answer one.
+    fn fail_reads_via(&mut self, id: NodeId) {
+        let open: Vec<u64> = self
+            .requests
+            .values()
+            .filter(|r| {
+                r.via == Some(id)
+                    && r.outcome == Outcome::Pending
+                    && matches!(r.kind, ReqKind::Read { .. })
+            })
+            .map(|r| r.id)
+            .collect();
+        for req in open {
+            self.reject(req, format!("n{id} went down before answering"));
+        }
+    }
+
     fn restart_node(&mut self, id: NodeId, force_new_cluster: bool) {
+        self.fail_reads_via(id);
         let node_rng = self.rng.fork(id);
         let cfg = self.opts.raft_config();
         let n = self.nodes.get_mut(&id).expect("caller checked");
@@ -1138,6 +1180,17 @@ impl Sim {
             }
         }
     }
+}
+
+/// The checker's view of node `id`: None until its process started.
+fn observed(nodes: &BTreeMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_>> {
+    nodes
+        .get(&id)
+        .filter(|n| !matches!(n.status, Status::NotStarted | Status::Misconfigured))
+        .map(|n| Observed {
+            raft: &n.raft,
+            alive: n.status == Status::Running,
+        })
 }
 
 /// Keys and values are single words: they must survive a round trip through a scenario line.

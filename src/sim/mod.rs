@@ -15,6 +15,7 @@ pub mod history;
 pub mod launch;
 pub mod network;
 pub mod options;
+pub mod oracle;
 pub mod player;
 pub mod presets;
 pub mod scenario;
