@@ -23,7 +23,7 @@ async function startProxy() {
       const type = up.headers.get('content-type') || 'application/octet-stream';
       if (type.startsWith('text/html')) {
         let html = body.toString('utf8');
-        state.oldCss ??= html.match(/app-[0-9a-f]{16}\.css/)?.[0];
+        state.oldCss ??= html.match(/app-[0-9a-f]{8,16}\.css/)?.[0];
         if (state.version === 2) {
           html = html
             .replaceAll(state.oldCss, NEW_CSS)
@@ -54,7 +54,7 @@ async function hashedInCache(page) {
     const cache = await caches.open('raftlab');
     return (await cache.keys())
       .map((r) => new URL(r.url).pathname.slice(1))
-      .filter((p) => /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/.test(p))
+      .filter((p) => /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/.test(p))
       .sort();
   });
 }
