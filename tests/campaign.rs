@@ -76,6 +76,9 @@ struct Run {
     full: Option<Checker>,
     first_full: Option<(u64, Vec<String>)>,
     first_inc: Option<(u64, Vec<String>)>,
+    /// The run as a scenario (`RAFTLAB_CAMPAIGN_TRACE=SEED` prints it, to replay with
+    /// `raftlab run`).
+    script: Vec<String>,
 }
 
 fn options(seed: u64, rng: &mut Rng) -> (usize, Options) {
@@ -283,6 +286,13 @@ impl Run {
 
     /// Processes events up to `ticks` from now, within the event budget.
     fn advance(&mut self, ticks: u64) -> Result<(), String> {
+        match self.script.last_mut() {
+            Some(l) if l.starts_with("tick ") => {
+                let n: u64 = l[5..].parse().unwrap_or(0);
+                *l = format!("tick {}", n + ticks);
+            }
+            _ => self.script.push(format!("tick {ticks}")),
+        }
         let target = self.sim.now + ticks * TICK_MS;
         while self.sim.next_event_time().is_some_and(|t| t <= target) {
             if self.budget == 0 {
@@ -368,6 +378,7 @@ impl Run {
                 for other in self.sim.ids() {
                     if other != *id && self.sim.nodes[&other].status == Status::Running {
                         self.sim.apply(&Action::Kill(other)).expect("running");
+                        self.script.push(format!("kill n{other}"));
                     }
                     if other != *id {
                         self.replaced.insert(other);
@@ -390,7 +401,10 @@ impl Run {
             }
         }
         // Nonsense actions (restart a running node, ...) are refused; that is fine.
-        let _ = self.sim.apply(a);
+        match self.sim.apply(a) {
+            Ok(()) => self.script.push(a.to_scn()),
+            Err(e) => self.script.push(format!("# refused: {} ({e})", a.to_scn())),
+        }
         self.oracle.observe(&self.sim);
     }
 
@@ -454,8 +468,12 @@ impl Run {
                 }
                 continue;
             };
-            let commit = self.sim.nodes[&l].raft.log.committed;
-            let cfg = self.sim.nodes[&l].raft.trk.config.clone();
+            let lr = &self.sim.nodes[&l].raft;
+            let commit = lr.log.committed;
+            let cfg = lr.trk.config.clone();
+            // Until a new leader commits an entry of its term, its commit index may be
+            // behind what was committed before.
+            let settled = lr.log.term(commit) == Some(lr.term);
             let lagging: Vec<String> = cfg
                 .all_voters()
                 .into_iter()
@@ -468,13 +486,17 @@ impl Run {
                     )
                 })
                 .collect();
-            if lagging.is_empty() {
+            if settled && lagging.is_empty() {
                 self.oracle.observe(&self.sim);
                 self.oracle.check_durable(&self.sim, &cfg.all_voters());
                 return Ok(());
             }
             if waited > limit {
                 f.not_caught_up = lagging;
+                if !settled {
+                    f.not_caught_up
+                        .push(format!("leader n{l} committed no entry of its term"));
+                }
                 return Ok(());
             }
         }
@@ -493,6 +515,7 @@ fn new_run(seed: u64, unsafe_commit: bool, full: bool) -> (Run, u64) {
     let (n, mut opts) = options(seed, &mut rng);
     opts.unsafe_commit = unsafe_commit;
     let steps = rng.range(20, 80);
+    let script = vec![format!("cluster {n} {}", opts.to_words().join(" "))];
     let run = Run {
         sim: Sim::new(n, opts),
         rng,
@@ -505,6 +528,7 @@ fn new_run(seed: u64, unsafe_commit: bool, full: bool) -> (Run, u64) {
         full: full.then(Checker::new),
         first_full: None,
         first_inc: None,
+        script,
     };
     (run, steps)
 }
@@ -525,6 +549,9 @@ fn run_seed(seed: u64) -> Findings {
     })();
     if let Err(e) = outcome {
         f.hang = Some(e);
+    }
+    if std::env::var("RAFTLAB_CAMPAIGN_TRACE").is_ok_and(|s| s == seed.to_string()) {
+        println!("{}", run.script.join("\n"));
     }
     f.violations = run
         .sim

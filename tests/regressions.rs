@@ -129,3 +129,38 @@ fn force_new_cluster_from_a_joint_configuration_survives_a_restart() {
     }
     assert_eq!(again.role, Role::Leader);
 }
+
+/// Found by the campaign (seed 12964): a member the old cluster removed, then forced into a
+/// cluster of its own, was rejected as "a removed member" by the first member it added (a
+/// fresh member knows only the genesis configuration), and stopped. Force-new-cluster makes
+/// it the one member of its new cluster, as etcd rewrites the membership store. The two
+/// histories (n1's forced cluster, then n3's) raise no invariant violation either.
+#[test]
+fn a_member_forced_into_a_new_cluster_after_its_removal_is_accepted_by_members_it_adds() {
+    let text = "cluster 2 seed=1\n\
+                await leader != none within 40\n\
+                member add n3\n\
+                await outcome = committed within 10\n\
+                start n3\n\
+                propose x=1\n\
+                await n3.value x = 1 within 20\n\
+                kill n3\n\
+                kill n2\n\
+                force-new-cluster n1\n\
+                await leader = n1 within 30\n\
+                kill n1\n\
+                force-new-cluster n3\n\
+                await leader = n3 within 30\n\
+                member add n4\n\
+                await outcome = committed within 5\n\
+                start n4\n\
+                await n4.value x = 1 within 30\n\
+                tick 20\n\
+                expect n3.status = running\n\
+                expect leader = n3\n\
+                expect violations = 0\n";
+    let mut p = Player::new(Script::parse(text).expect("parses"));
+    p.run_all();
+    let failures: Vec<String> = p.failures().iter().map(|r| format!("{r:?}")).collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}

@@ -28,18 +28,25 @@ fn heap() -> Option<usize> {
     HEAP_PROBE.get().map(|f| f())
 }
 
-const USAGE: &str = "usage:
+pub(crate) const USAGE: &str = "usage:
   raftlab run [--json] [--quiet] FILE.scn   run a scenario (FILE may be preset:NAME)
   raftlab bench [--ticks N] [--history-ticks N]
                                             throughput of the core and the simulator;
                                             memory and seek time of a long history
-  raftlab presets                           list the narrated presets";
+  raftlab presets                           list the narrated presets
+  raftlab compare FILE.scn [--with OPTION=VALUE ...] [--from LINE] [--instead LINE:COMMAND] [--json]
+                                            run two variants in lockstep, report the first divergence
+  raftlab explore FILE.scn [--until COND] [--jobs N] [--budget S] [--schedules N] [--seed N]
+                 [--allow crash,partition,...] [--check invariant,...] [--horizon T] [--actions N] [--liveness K] [--out FILE] [--json]
+                                            search schedules of faults for a failure, shrink it to a scenario";
 
 /// Runs the CLI with `args` (without the program name); returns the exit code.
 pub fn main(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         Some("run") => run(&args[1..]),
         Some("bench") => bench(&args[1..]),
+        Some("compare") => super::compare_cli::main(&args[1..]),
+        Some("explore") => super::explore_cli::main(&args[1..]),
         Some("presets") => {
             for p in PRESETS {
                 println!("{:<28} {}", p.id, p.title());
@@ -58,7 +65,7 @@ pub fn main(args: &[String]) -> i32 {
     }
 }
 
-fn load(path: &str) -> Result<String, String> {
+pub(crate) fn load(path: &str) -> Result<String, String> {
     if let Some(id) = path.strip_prefix("preset:") {
         return super::presets::find(id)
             .map(|p| p.text.to_string())
@@ -152,7 +159,7 @@ fn word(id: u64) -> serde_json::Value {
     }
 }
 
-fn summary_json(sim: &Sim, failures: &[String]) -> serde_json::Value {
+pub(crate) fn summary_json(sim: &Sim, failures: &[String]) -> serde_json::Value {
     let cfg = sim.config();
     let nodes: Vec<serde_json::Value> = sim
         .nodes
@@ -201,7 +208,7 @@ fn summary_json(sim: &Sim, failures: &[String]) -> serde_json::Value {
     })
 }
 
-fn print_table(sim: &Sim) {
+pub(crate) fn print_table(sim: &Sim) {
     let cfg = sim.config();
     println!(
         "\n{:<5} {:<14} {:<13} {:>5} {:>5} {:>5} {:>7} {:>7} {:>5}  member",

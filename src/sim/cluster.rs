@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 
 use crate::raft::invariants::{Checker, Observed};
 use crate::raft::{
-    ConfChange, ConfChangeSingle, Config, Message, MsgType, NodeId, Note, Raft, Rng, Role,
+    ConfChange, ConfChangeSingle, Config, Message, MsgType, NodeId, Note, Raft, Rng, Role, StepDown,
 };
 
 use super::action::Action;
@@ -140,6 +140,21 @@ pub struct Sim {
     /// index commits with another entry and the request is lost.
     #[serde(default)]
     appended: BTreeMap<u64, (u64, u64)>,
+    /// Stable leaders deposed by a higher term: leaders connected to a quorum of running
+    /// voters, without message loss, for at least an election timeout, that stepped down
+    /// because of a higher term other than a leader transfer's. This is the disruption
+    /// pre-vote and check-quorum exist to prevent (a rejoining node with an inflated term).
+    /// Read by the `disruptions` condition.
+    #[serde(default)]
+    pub disruptions: u64,
+    /// The term each node last campaigned in because of a leader transfer (TimeoutNow), so a
+    /// transfer's step-down is not counted as a disruption.
+    #[serde(default)]
+    transfer_campaigns: BTreeMap<NodeId, u64>,
+    /// Since when (ms) each node has been able to reach a quorum, as of the last action
+    /// (only actions change who can reach whom); absent while it cannot.
+    #[serde(default)]
+    reachable_since: BTreeMap<NodeId, u64>,
 }
 
 impl Sim {
@@ -170,11 +185,15 @@ impl Sim {
             last_message: None,
             removed: BTreeSet::new(),
             appended: BTreeMap::new(),
+            disruptions: 0,
+            transfer_campaigns: BTreeMap::new(),
+            reachable_since: BTreeMap::new(),
         };
         for id in 1..=n {
             sim.create_node(id);
             sim.start_node(id);
         }
+        sim.note_reachability();
         sim.log(
             None,
             EventKind::Info,
@@ -277,6 +296,35 @@ impl Sim {
                 .filter(|v| **v == l || (self.is_running(**v) && self.net.connected(l, **v)))
                 .count(),
         )
+    }
+
+    /// Whether running node `id` is connected to a quorum of running voters of each half of
+    /// its own configuration (itself included): nothing forces it to lose leadership.
+    pub fn could_reach_quorum(&self, id: NodeId) -> bool {
+        let Some(n) = self.nodes.get(&id) else {
+            return false;
+        };
+        let cfg = &n.raft.trk.config;
+        let half_ok = |voters: &BTreeSet<NodeId>| {
+            voters.is_empty()
+                || voters
+                    .iter()
+                    .filter(|v| **v == id || (self.is_running(**v) && self.net.connected(id, **v)))
+                    .count()
+                    > voters.len() / 2
+        };
+        self.is_running(id) && half_ok(&cfg.voters) && half_ok(&cfg.outgoing)
+    }
+
+    fn note_reachability(&mut self) {
+        let now = self.now;
+        for id in self.ids() {
+            if self.could_reach_quorum(id) {
+                self.reachable_since.entry(id).or_insert(now);
+            } else {
+                self.reachable_since.remove(&id);
+            }
+        }
     }
 
     /// A 64-bit digest of the whole protocol state (time, nodes, network, messages in
@@ -521,6 +569,29 @@ impl Sim {
                 }
                 return;
             }
+            Note::Campaign {
+                transfer: true,
+                term,
+                ..
+            } => {
+                self.transfer_campaigns.insert(id, *term);
+            }
+            Note::SteppedDown {
+                why: StepDown::HigherTerm { from, term },
+            } => {
+                // Stable: connected to a quorum, with no message loss, for at least an
+                // election timeout, so nothing but the higher term forced it down.
+                let by_transfer = self.transfer_campaigns.get(from) == Some(term);
+                let stable = self
+                    .reachable_since
+                    .get(&id)
+                    .is_some_and(|t| self.now >= t + self.opts.election * TICK_MS)
+                    && self.could_reach_quorum(id)
+                    && self.net.loss == 0;
+                if !by_transfer && stable {
+                    self.disruptions += 1;
+                }
+            }
             _ => {}
         }
         let (kind, text) = words::note(id, &note);
@@ -707,6 +778,7 @@ impl Sim {
             self.settle_lost();
             let cause = action.to_scn();
             self.check(&cause, None);
+            self.note_reachability();
         }
         r
     }
@@ -921,6 +993,9 @@ impl Sim {
                     return Err(format!("n{id} is {}", n.status.name()));
                 }
                 self.checker.force_new_cluster(*id);
+                // A member removed by the old cluster is the one member of the new one (etcd
+                // rewrites its membership store): members added later must accept it.
+                self.removed.remove(id);
                 self.restart_node(*id, true);
                 self.log(
                     Some(*id),

@@ -9,8 +9,10 @@ pub mod announce;
 pub mod change;
 pub mod client;
 pub mod cluster;
+pub mod compare;
 pub mod cond;
 pub mod event;
+pub mod explore;
 pub mod history;
 pub mod launch;
 pub mod network;
@@ -24,6 +26,10 @@ pub mod words;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+#[cfg(not(target_arch = "wasm32"))]
+mod compare_cli;
+#[cfg(not(target_arch = "wasm32"))]
+mod explore_cli;
 
 pub use action::Action;
 pub use cluster::{Sim, SimNode, Status, TICK_MS};

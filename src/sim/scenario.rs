@@ -61,6 +61,29 @@ pub enum Stmt {
     Say(String),
     /// A user action.
     Act(Action),
+    /// `compare [OPTION=VALUE ...]`: this scenario is a comparison. Here the run forks into
+    /// run A (the scenario as written) and run B, which from this point on has these options
+    /// and runs the `B:` lines instead of the `A:` lines. `raftlab run` plays run A only.
+    Compare(Vec<(String, String)>),
+    /// `A: COMMAND` or `B: COMMAND`: a command for one run of a comparison only.
+    Only {
+        /// The run it belongs to.
+        side: Side,
+        /// The command.
+        stmt: Box<Stmt>,
+    },
+    /// `explore ...`: where and how `raftlab explore` searches for a failing schedule (a
+    /// no-op when the scenario is played).
+    Explore(super::explore::ExploreSpec),
+}
+
+/// One of the two runs of a comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The scenario as written (the run `raftlab run` plays).
+    A,
+    /// The variant.
+    B,
 }
 
 /// One parsed line.
@@ -214,6 +237,10 @@ pub const COMMANDS: &[&str] = &[
     "force-new-cluster",
     "drop",
     "set",
+    "compare",
+    "A:",
+    "B:",
+    "explore",
 ];
 
 fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
@@ -447,6 +474,47 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             })
         }
         "member" => parse_member(toks, len)?,
+        "compare" => {
+            let mut opts = Vec::new();
+            for t in &toks[1..] {
+                let (k, v) = t
+                    .s
+                    .split_once('=')
+                    .ok_or_else(|| err(t.col, format!("expected OPTION=VALUE, got '{}'", t.s)))?;
+                if k == "seed" {
+                    return Err(err(
+                        t.col,
+                        "both runs of a comparison share the seed: compare other options",
+                    ));
+                }
+                Options::default().set(k, v).map_err(|m| err(t.col, m))?;
+                opts.push((k.to_string(), v.to_string()));
+            }
+            Stmt::Compare(opts)
+        }
+        "A:" | "B:" => {
+            let side = if cmd.s == "A:" { Side::A } else { Side::B };
+            let t = need(toks, 1, len, "a command after the run's name")?;
+            let rest = &line[line_byte(line, t.col)..];
+            let inner = parse_stmt(rest, &tokenize(rest)).map_err(|mut e| {
+                e.col += t.col - 1;
+                e
+            })?;
+            if matches!(
+                inner,
+                Stmt::Cluster { .. } | Stmt::Compare(_) | Stmt::Only { .. } | Stmt::Explore(_)
+            ) {
+                return Err(err(
+                    t.col,
+                    "'A:' and 'B:' take an action, tick, at, await, expect or say",
+                ));
+            }
+            Stmt::Only {
+                side,
+                stmt: Box::new(inner),
+            }
+        }
+        "explore" => Stmt::Explore(super::explore::ExploreSpec::parse(line, toks)?),
         other => {
             return Err(err(
                 cmd.col,
@@ -592,6 +660,31 @@ impl Script {
                 _ => {}
             }
             let is_cluster = matches!(stmt, Stmt::Cluster { .. });
+            let at = |message: &str| ParseError {
+                line: lineno,
+                col: toks[0].col,
+                message: message.into(),
+            };
+            match &stmt {
+                Stmt::Compare(_)
+                    if lines
+                        .iter()
+                        .any(|l: &Line| matches!(l.stmt, Stmt::Compare(_))) =>
+                {
+                    return Err(at("a scenario compares at most once: one 'compare' line"));
+                }
+                Stmt::Explore(_)
+                    if lines
+                        .iter()
+                        .any(|l: &Line| matches!(l.stmt, Stmt::Explore(_))) =>
+                {
+                    return Err(at("a scenario has at most one 'explore' line"));
+                }
+                Stmt::Only { .. } if !lines.iter().any(|l| matches!(l.stmt, Stmt::Compare(_))) => {
+                    return Err(at("'A:' and 'B:' lines come after a 'compare' line"));
+                }
+                _ => {}
+            }
             if lines.is_empty() && !is_cluster {
                 return Err(ParseError {
                     line: lineno,

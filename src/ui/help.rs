@@ -14,15 +14,22 @@ const LEGEND: &[(&str, &str)] = &[
     ("hollow ring, \"learner\"", "learner (does not vote)"),
     ("grey with ✕", "killed or removed"),
     ("red dashed, \"unreachable\"", "misconfigured member"),
-    ("arc around a node", "its election timer"),
+    ("big number in a node", "its term"),
+    ("thick arc around a node", "its election timer"),
+    (
+        "✓ / ✕ / ○ beside a candidate",
+        "a vote granted / refused / not answered yet",
+    ),
     ("red dashed link with ✕", "cut link"),
     ("shaded areas A, B, C", "partition groups"),
     (
-        "■ box / ● dot / ◆ diamond",
-        "append / heartbeat / vote (hollow: pre-vote)",
+        "labelled pills with an arrowhead",
+        "messages: PreVote, Vote, App (+n: entries), HB (heartbeat), Snap, TimeoutNow, ReadIndex",
     ),
-    ("big box / ▲ / ★", "snapshot / read-index / timeout-now"),
-    ("✕ / ✓ on a response", "rejected / granted"),
+    (
+        "✓ / ✕ after the label",
+        "a reply: granted or acknowledged / rejected",
+    ),
     ("solid / dashed log entry", "committed / not yet committed"),
 ];
 

@@ -112,7 +112,7 @@ pub fn letter(key: &str) -> Option<Msg> {
         "s" | "S" => Msg::Command(Command::Partition),
         "h" | "H" => Msg::Act(Action::Heal),
         "c" | "C" => Msg::Command(Command::Campaign),
-        "l" | "L" => Msg::PlayerContinue,
+        "l" | "L" => Msg::LessonContinue,
         _ => return None,
     })
 }

@@ -1,0 +1,124 @@
+//! The page address: `?embed=1`, `?preset=ID`, `?n=`, `?seed=`, `?speed=`, `?paused=1`,
+//! `?theme=`, `?present=1`, and a shared run in `#run=...`, validated by `sim::launch`. Bad
+//! values give one notice, never a panic, and the controls show the values in force.
+
+use crate::sim::launch::{self, Source, ThemeChoice};
+use crate::sim::player::Player;
+use crate::sim::scenario::Script;
+
+use super::app::{App, Theme};
+use super::dom;
+use super::pace::{Pace, FIXED};
+
+impl App {
+    /// Applies the page address's settings (query and hash both count), validated once by
+    /// [`launch::parse`]: every control shows the value in force, and every bad parameter is
+    /// named in one notice.
+    pub(super) fn apply_location(&mut self) {
+        let (query, hash) = dom::location_parts();
+        // The speed selector's values: "teach" and the fixed speeds.
+        let mut offered = vec!["teach".to_string()];
+        offered.extend(FIXED.iter().map(|s| s.to_string()));
+        let offered: Vec<&str> = offered.iter().map(String::as_str).collect();
+        let l = launch::parse(&query, &hash, &offered);
+        self.ui.embed = l.embed;
+        self.ui.presenter = l.present;
+        if let Some(p) = l.speed.as_deref().and_then(Pace::parse) {
+            self.ui.pace = p;
+        }
+        if let Some(p) = l.paused {
+            self.ui.playing = !p;
+        }
+        if let Some(t) = l.theme {
+            self.ui.theme = match t {
+                ThemeChoice::Dark => Theme::Dark,
+                ThemeChoice::Light => Theme::Light,
+                ThemeChoice::Auto => Theme::Auto,
+            };
+        }
+        self.ui.forms.reset_n = l.n.to_string();
+        self.ui.forms.reset_seed = l.seed.to_string();
+        self.reset();
+        self.ui.forms.preset.clear();
+        if self.ui.embed || self.ui.presenter {
+            self.ui.welcome = false;
+        }
+        if self.ui.embed {
+            // A small frame has no room for it; the reader of an embed can open it.
+            self.ui.legend = false;
+        }
+        match &l.source {
+            Source::Fresh => {}
+            Source::Shared(text) => {
+                self.ui.welcome = false;
+                self.load_shared(text);
+            }
+            Source::Preset(id) => {
+                if self.load_preset(id) {
+                    self.ui.playing = false;
+                }
+            }
+        }
+        if let Some(n) = l.notice() {
+            self.ui.notice = Some(n);
+        }
+    }
+
+    /// Replays a shared run to its end and keeps it as the free run.
+    fn load_shared(&mut self, text: &str) {
+        match Script::parse(text) {
+            Ok(script) => {
+                let mut player = Player::new(script);
+                player.run_all();
+                let failures = player.failures().len();
+                match player.into_timeline() {
+                    Some(tl) => {
+                        self.sync_reset_form(tl.initial_size(), tl.initial_options().seed);
+                        self.seen_violations_reset(tl.sim().violations.len());
+                        self.tl = tl;
+                        self.scenario = None;
+                        self.ui.playing = false;
+                        if failures > 0 {
+                            self.ui.notice = Some(format!(
+                                "The shared run was replayed, but {failures} of its lines failed."
+                            ));
+                        }
+                    }
+                    None => self.ui.notice = Some(
+                        "The share link holds no cluster line. A new cluster was started instead."
+                            .into(),
+                    ),
+                }
+            }
+            Err(e) => {
+                self.ui.notice = Some(format!(
+                    "The share link in the address is not a valid raftlab run (line {e}). A new cluster was started instead."
+                ));
+            }
+        }
+    }
+}
+
+/// This page without embed mode (keeping a shared run in the hash and the lesson).
+pub fn full_app_url() -> String {
+    let (query, hash) = dom::location_parts();
+    let keep = |s: &str| -> Vec<String> {
+        dom::pairs(s)
+            .into_iter()
+            .filter(|(k, _)| k != "embed")
+            .map(|(k, v)| if v.is_empty() { k } else { format!("{k}={v}") })
+            .collect()
+    };
+    let q = keep(&query);
+    let h = keep(&hash);
+    let mut url = dom::base_url();
+    if !q.is_empty() {
+        url.push('?');
+        url.push_str(&q.join("&"));
+    }
+    if !h.is_empty() {
+        url.push('#');
+        url.push_str(&h.join("&"));
+    }
+    url
+}
