@@ -80,11 +80,11 @@ pub const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "l",
-        what: "lesson: continue to the next pause",
+        what: "lesson: play on to the next explanation",
     },
     Shortcut {
         key: "p",
-        what: "presenter mode (large, for a projector)",
+        what: "presenter mode: only the picture, the narration and the step controls (also f)",
     },
     Shortcut {
         key: "?",
@@ -92,7 +92,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "esc",
-        what: "close help, deselect",
+        what: "close help, leave presenter mode, deselect",
     },
 ];
 
