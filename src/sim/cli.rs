@@ -3,42 +3,28 @@
 //! Exit codes: 0 when every expect and await held, 1 when any failed, 2 for a malformed file
 //! or bad usage. Never a panic on any input.
 
-use std::time::Instant;
-
 use serde_json::json;
 
-use crate::raft::{Config, Message, Raft, RaftConfig, Rng, Role};
-
 use super::cluster::{Sim, Status};
-use super::options::Options;
 use super::player::{LineStatus, Player};
 use super::presets::PRESETS;
 use super::scenario::Script;
 
-static HEAP_PROBE: std::sync::OnceLock<fn() -> usize> = std::sync::OnceLock::new();
-
-/// Lets the binary report live heap bytes to `raftlab bench` (the library has no allocator
-/// of its own).
-pub fn set_heap_probe(probe: fn() -> usize) {
-    let _ = HEAP_PROBE.set(probe);
-}
-
-fn heap() -> Option<usize> {
-    HEAP_PROBE.get().map(|f| f())
-}
-
-const USAGE: &str = "usage:
+fn usage() -> String {
+    format!(
+        "usage:
   raftlab run [--json] [--quiet] FILE.scn   run a scenario (FILE may be preset:NAME)
-  raftlab bench [--ticks N] [--history-ticks N]
-                                            throughput of the core and the simulator;
-                                            memory and seek time of a long history
-  raftlab presets                           list the narrated presets";
+{}
+  raftlab presets                           list the narrated presets",
+        super::bench::USAGE
+    )
+}
 
 /// Runs the CLI with `args` (without the program name); returns the exit code.
 pub fn main(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         Some("run") => run(&args[1..]),
-        Some("bench") => bench(&args[1..]),
+        Some("bench") => super::bench::main(&args[1..]),
         Some("presets") => {
             for p in PRESETS {
                 println!("{:<28} {}", p.id, p.title());
@@ -47,11 +33,11 @@ pub fn main(args: &[String]) -> i32 {
             0
         }
         Some("help") | Some("--help") | Some("-h") => {
-            println!("{USAGE}");
+            println!("{}", usage());
             0
         }
         _ => {
-            eprintln!("{USAGE}");
+            eprintln!("{}", usage());
             2
         }
     }
@@ -76,13 +62,13 @@ fn run(args: &[String]) -> i32 {
             "--quiet" => quiet = true,
             f if !f.starts_with("--") && file.is_none() => file = Some(f.to_string()),
             other => {
-                eprintln!("unexpected argument '{other}'\n{USAGE}");
+                eprintln!("unexpected argument '{other}'\n{}", usage());
                 return 2;
             }
         }
     }
     let Some(file) = file else {
-        eprintln!("{USAGE}");
+        eprintln!("{}", usage());
         return 2;
     };
     let text = match load(&file) {
@@ -240,164 +226,5 @@ fn print_table(sim: &Sim) {
         sim.now / super::cluster::TICK_MS,
         cfg.describe(),
         cfg.voters.len() / 2 + 1
-    );
-}
-
-/// The raft core alone: 5 nodes, messages delivered at once, one proposal per tick.
-/// Returns (ticks, messages, seconds).
-pub fn bench_core(ticks: u64) -> (u64, u64, f64) {
-    let cfg = RaftConfig {
-        snapshot_every: 1000,
-        ..RaftConfig::default()
-    };
-    let genesis = Config::with_voters(1..=5);
-    let mut seed = Rng::new(7);
-    let mut nodes: Vec<Raft> = (1..=5)
-        .map(|id| Raft::new(id, genesis.clone(), cfg.clone(), seed.fork(id)))
-        .collect();
-    let mut queue: Vec<Message> = Vec::new();
-    let mut messages = 0u64;
-    let start = Instant::now();
-    for t in 0..ticks {
-        for n in nodes.iter_mut() {
-            n.tick();
-            queue.append(&mut n.msgs);
-            n.notes.clear();
-        }
-        if let Some(l) = nodes.iter_mut().find(|n| n.role == Role::Leader) {
-            let _ = l.client_put("k", &t.to_string(), 0);
-            queue.append(&mut l.msgs);
-            l.notes.clear();
-        }
-        while !queue.is_empty() {
-            for m in std::mem::take(&mut queue) {
-                messages += 1;
-                let to = (m.to - 1) as usize;
-                if let Some(n) = nodes.get_mut(to) {
-                    n.step(m);
-                    queue.append(&mut n.msgs);
-                    n.notes.clear();
-                }
-            }
-        }
-    }
-    (ticks, messages, start.elapsed().as_secs_f64())
-}
-
-fn bench(args: &[String]) -> i32 {
-    let mut ticks = 200_000u64;
-    let mut history_ticks = 1_000_000u64;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match (a.as_str(), it.next().map(|v| v.parse::<u64>())) {
-            ("--ticks", Some(Ok(n))) if n > 0 => ticks = n,
-            ("--history-ticks", Some(Ok(n))) => history_ticks = n,
-            _ => {
-                eprintln!("{USAGE}");
-                return 2;
-            }
-        }
-    }
-    let (t, m, s) = bench_core(ticks);
-    println!(
-        "core:      5 nodes, 1 proposal/tick, {t} ticks in {s:.3} s: {:.0} ticks/s, {:.0} messages/s (goal: 200000 ticks/s)",
-        t as f64 / s,
-        m as f64 / s
-    );
-    // The whole simulator: network latency, event queue and the invariant checker.
-    let sim_ticks = (ticks / 10).max(1);
-    for check in [true, false] {
-        let mut sim = Sim::new(
-            5,
-            Options {
-                snapshot_every: 1000,
-                ..Options::default()
-            },
-        );
-        sim.check_invariants = check;
-        let start = Instant::now();
-        for i in 0..sim_ticks {
-            if let Some(l) = sim.leader() {
-                let _ = sim.apply(&super::action::Action::Propose {
-                    key: "k".into(),
-                    value: i.to_string(),
-                    via: Some(l),
-                });
-            }
-            sim.tick(1);
-        }
-        let s = start.elapsed().as_secs_f64();
-        let msgs = sim.net.next_id;
-        println!(
-            "simulator: 5 nodes, 1 proposal/tick, invariants {}, {sim_ticks} ticks in {s:.3} s: {:.0} ticks/s, {:.0} messages/s",
-            if check { "on " } else { "off" },
-            sim_ticks as f64 / s,
-            msgs as f64 / s
-        );
-    }
-    if history_ticks > 0 {
-        bench_history(history_ticks);
-    }
-    0
-}
-
-/// Time travel over a long run: memory held by the history and the cost of seeks.
-fn bench_history(ticks: u64) {
-    use super::history::Timeline;
-    let before = heap();
-    let start = Instant::now();
-    let mut tl = Timeline::new(
-        5,
-        Options {
-            snapshot_every: 1000,
-            ..Options::default()
-        },
-    );
-    // A write every 100 ticks to 50 keys, compaction every 1000 entries, and a leader crash
-    // every 100000 ticks, so the history has content.
-    let mut t = 0;
-    while t < ticks {
-        let step = 100.min(ticks - t);
-        tl.tick(step);
-        t += step;
-        let _ = tl.act(super::action::Action::Propose {
-            key: format!("k{}", t % 50),
-            value: t.to_string(),
-            via: None,
-        });
-        if t % 100_000 == 0 {
-            if let Some(l) = tl.sim().leader() {
-                let _ = tl.act(super::action::Action::Kill(l));
-                tl.tick(50);
-                t += 50;
-                let _ = tl.act(super::action::Action::Restart(l));
-            }
-        }
-    }
-    let built = start.elapsed().as_secs_f64();
-    let mem = match (before, heap()) {
-        (Some(b), Some(a)) => format!("{:.1} MB", a.saturating_sub(b) as f64 / 1e6),
-        _ => "unknown".into(),
-    };
-    println!(
-        "history:   5 nodes, {ticks} ticks recorded in {built:.1} s; {} checkpoints; heap held: {mem} (goal: < 64 MB)",
-        tl.checkpoint_count()
-    );
-    let head = tl.head_time();
-    let mut rng = Rng::new(99);
-    let mut worst = 0f64;
-    let mut total = 0f64;
-    let seeks = 50;
-    for _ in 0..seeks {
-        let target = rng.range(0, head + 1);
-        let s = Instant::now();
-        tl.seek(target);
-        let d = s.elapsed().as_secs_f64() * 1000.0;
-        worst = worst.max(d);
-        total += d;
-    }
-    println!(
-        "history:   {seeks} random seeks: mean {:.1} ms, worst {worst:.1} ms (goal: < 50 ms)",
-        total / seeks as f64
     );
 }

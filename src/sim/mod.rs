@@ -19,6 +19,8 @@ pub mod share;
 mod words;
 
 #[cfg(not(target_arch = "wasm32"))]
+pub mod bench;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 
 pub use action::Action;

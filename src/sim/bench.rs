@@ -1,0 +1,345 @@
+//! `raftlab bench`: figures, not assertions. Throughput of the bare raft core, of the whole
+//! simulator at 5, 9 and 64 nodes (idle and with a write per tick, the invariant checker on
+//! and off so its share is visible), and the memory and seek time of long histories.
+//!
+//! Memory is counted by the binary's counting allocator (live and peak heap bytes; the
+//! library has no allocator of its own) and, for the whole process, by the kernel's peak
+//! resident size (VmHWM).
+
+use std::time::Instant;
+
+use crate::raft::{Config, Message, Raft, RaftConfig, Rng, Role};
+
+use super::action::Action;
+use super::cluster::Sim;
+use super::history::Timeline;
+use super::options::Options;
+
+/// What the binary's allocator can tell: live bytes, peak live bytes since the last reset,
+/// and the reset.
+#[derive(Clone, Copy)]
+pub struct HeapProbe {
+    /// Bytes allocated and not yet freed.
+    pub live: fn() -> usize,
+    /// The highest `live` since the last `reset_peak`.
+    pub peak: fn() -> usize,
+    /// Starts a new peak measurement from the current live bytes.
+    pub reset_peak: fn(),
+}
+
+static HEAP_PROBE: std::sync::OnceLock<HeapProbe> = std::sync::OnceLock::new();
+
+/// Lets the binary report heap bytes to `raftlab bench`. Only the first call counts.
+pub fn set_heap_probe(probe: HeapProbe) {
+    let _ = HEAP_PROBE.set(probe);
+}
+
+fn live() -> Option<usize> {
+    HEAP_PROBE.get().map(|p| (p.live)())
+}
+
+fn peak() -> Option<usize> {
+    HEAP_PROBE.get().map(|p| (p.peak)())
+}
+
+fn reset_peak() {
+    if let Some(p) = HEAP_PROBE.get() {
+        (p.reset_peak)();
+    }
+}
+
+fn mb(bytes: Option<usize>) -> String {
+    bytes.map_or("unknown".into(), |b| format!("{:.1} MB", b as f64 / 1e6))
+}
+
+/// The process's peak resident memory (Linux VmHWM), if the kernel tells.
+fn vm_hwm() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+pub(crate) const USAGE: &str = "  raftlab bench [--only core|sim|distinct|sparse] [--quick]
+                [--ticks N] [--writes N] [--history-ticks N]
+                                            throughput of the core and the simulator (5, 9,
+                                            64 nodes); memory and seek time of long histories
+                                            (--writes distinct keys one a tick, default
+                                            100000; --history-ticks with a write every 100
+                                            ticks, default 1000000)";
+
+struct Args {
+    only: Option<String>,
+    core_ticks: u64,
+    writes: u64,
+    history_ticks: u64,
+    quick: bool,
+}
+
+fn parse(args: &[String]) -> Result<Args, String> {
+    let mut a = Args {
+        only: None,
+        core_ticks: 200_000,
+        writes: 100_000,
+        history_ticks: 1_000_000,
+        quick: false,
+    };
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        if flag == "--quick" {
+            a.quick = true;
+            continue;
+        }
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let num = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| format!("{flag}: '{value}' is not a number"))
+        };
+        match flag.as_str() {
+            "--only" => match value.as_str() {
+                "core" | "sim" | "distinct" | "sparse" => a.only = Some(value.clone()),
+                other => return Err(format!("--only: unknown part '{other}'")),
+            },
+            "--ticks" => a.core_ticks = num()?.max(1),
+            "--writes" => a.writes = num()?,
+            "--history-ticks" => a.history_ticks = num()?,
+            other => return Err(format!("unexpected argument '{other}'")),
+        }
+    }
+    if a.quick {
+        a.core_ticks = a.core_ticks.min(20_000);
+        a.writes = a.writes.min(8_000);
+        a.history_ticks = a.history_ticks.min(100_000);
+    }
+    Ok(a)
+}
+
+/// Runs `raftlab bench ARGS`; returns the exit code.
+pub fn main(args: &[String]) -> i32 {
+    let a = match parse(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}\nusage:\n{USAGE}");
+            return 2;
+        }
+    };
+    let part = |p: &str| a.only.as_deref().is_none_or(|o| o == p);
+    if part("core") {
+        let (t, m, s) = bench_core(a.core_ticks);
+        println!(
+            "core:      5 nodes, 1 write/tick, messages delivered at once: {:.0} ticks/s, {:.0} messages/s ({t} ticks in {s:.2} s)",
+            t as f64 / s,
+            m as f64 / s
+        );
+    }
+    if part("sim") {
+        let scale = if a.quick { 5 } else { 1 };
+        for (n, ticks) in [(5, 20_000), (9, 10_000), (64, 1_000)] {
+            for write in [false, true] {
+                for check in [true, false] {
+                    let r = bench_sim(n, ticks / scale, write, check);
+                    println!(
+                        "simulator: {n:>2} nodes, {:<12} invariants {}: {:>7.0} ticks/s, {:>8.0} events/s ({} ticks in {:.3} s)",
+                        if write { "1 write/tick" } else { "idle" },
+                        if check { "on " } else { "off" },
+                        r.ticks as f64 / r.secs,
+                        r.events as f64 / r.secs,
+                        r.ticks,
+                        r.secs
+                    );
+                }
+            }
+        }
+    }
+    if part("distinct") && a.writes > 0 {
+        bench_distinct(a.writes);
+    }
+    if part("sparse") && a.history_ticks > 0 {
+        bench_sparse(a.history_ticks);
+    }
+    println!("process:   peak resident memory (VmHWM) {}", mb(vm_hwm()));
+    0
+}
+
+/// The raft core alone: 5 nodes, messages delivered at once, one proposal per tick.
+/// Returns (ticks, messages, seconds).
+pub fn bench_core(ticks: u64) -> (u64, u64, f64) {
+    let cfg = RaftConfig {
+        snapshot_every: 1000,
+        ..RaftConfig::default()
+    };
+    let genesis = Config::with_voters(1..=5);
+    let mut seed = Rng::new(7);
+    let mut nodes: Vec<Raft> = (1..=5)
+        .map(|id| Raft::new(id, genesis.clone(), cfg.clone(), seed.fork(id)))
+        .collect();
+    let mut queue: Vec<Message> = Vec::new();
+    let mut messages = 0u64;
+    let start = Instant::now();
+    for t in 0..ticks {
+        for n in nodes.iter_mut() {
+            n.tick();
+            queue.append(&mut n.msgs);
+            n.notes.clear();
+        }
+        if let Some(l) = nodes.iter_mut().find(|n| n.role == Role::Leader) {
+            let _ = l.client_put("k", &t.to_string(), 0);
+            queue.append(&mut l.msgs);
+            l.notes.clear();
+        }
+        while !queue.is_empty() {
+            for m in std::mem::take(&mut queue) {
+                messages += 1;
+                let to = (m.to - 1) as usize;
+                if let Some(n) = nodes.get_mut(to) {
+                    n.step(m);
+                    queue.append(&mut n.msgs);
+                    n.notes.clear();
+                }
+            }
+        }
+    }
+    (ticks, messages, start.elapsed().as_secs_f64())
+}
+
+/// What one simulator run measured.
+pub struct SimRun {
+    /// Ticks run (after the first leader was elected).
+    pub ticks: u64,
+    /// Events processed in them.
+    pub events: u64,
+    /// Wall time, seconds.
+    pub secs: f64,
+}
+
+/// The whole simulator (network latency, event queue, clients, event log and, if `check`,
+/// the invariant checker after every event): `n` nodes for `ticks` ticks after the first
+/// election, with a write to a new key every tick when `write`.
+pub fn bench_sim(n: usize, ticks: u64, write: bool, check: bool) -> SimRun {
+    let mut sim = Sim::new(n, Options::default());
+    sim.check_invariants = check;
+    // The election is not what is measured.
+    for _ in 0..200 {
+        if sim.leader().is_some() {
+            break;
+        }
+        sim.tick(1);
+    }
+    let before = sim.processed;
+    let start = Instant::now();
+    for i in 0..ticks {
+        if write {
+            let _ = sim.apply(&Action::Propose {
+                key: format!("k{i}"),
+                value: i.to_string(),
+                via: None,
+            });
+        }
+        sim.tick(1);
+    }
+    SimRun {
+        ticks,
+        events: sim.processed - before,
+        secs: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// Seeks to `seeks` random moments of `tl`; returns (mean, worst) in ms.
+fn seek_times(tl: &mut Timeline, seeks: usize) -> (f64, f64) {
+    let head = tl.head_time();
+    let mut rng = Rng::new(99);
+    let mut worst = 0f64;
+    let mut total = 0f64;
+    for _ in 0..seeks {
+        let target = rng.range(0, head + 1);
+        let s = Instant::now();
+        tl.seek(target);
+        let d = s.elapsed().as_secs_f64() * 1000.0;
+        worst = worst.max(d);
+        total += d;
+    }
+    (total / seeks as f64, worst)
+}
+
+/// The history of `writes` writes to distinct keys, one a tick, on 5 nodes with default
+/// options (no compaction: every node keeps every entry and every key).
+fn bench_distinct(writes: u64) {
+    reset_peak();
+    let before = live();
+    let start = Instant::now();
+    let mut tl = Timeline::new(5, Options::default());
+    for i in 0..writes {
+        let _ = tl.act(Action::Propose {
+            key: format!("k{i}"),
+            value: format!("v{i}"),
+            via: None,
+        });
+        tl.tick(1);
+    }
+    let built = start.elapsed().as_secs_f64();
+    let held = live().zip(before).map(|(a, b)| a.saturating_sub(b));
+    let peak = peak().zip(before).map(|(a, b)| a.saturating_sub(b));
+    let applied = tl
+        .sim()
+        .nodes
+        .values()
+        .map(|n| n.raft.log.applied)
+        .min()
+        .unwrap_or(0);
+    println!(
+        "history:   5 nodes, {writes} writes to distinct keys, 1 a tick: recorded in {built:.1} s ({:.0} ticks/s), {} checkpoints, every node applied {applied}; heap held {}, peak {}",
+        writes as f64 / built,
+        tl.checkpoint_count(),
+        mb(held),
+        mb(peak)
+    );
+    let (mean, worst) = seek_times(&mut tl, 50);
+    println!("history:   50 random seeks in it: mean {mean:.1} ms, worst {worst:.1} ms");
+}
+
+/// A long, sparse history: `ticks` ticks with a write every 100 ticks to one of 50 keys,
+/// compaction every 1000 entries, and a leader crash every 100000 ticks.
+fn bench_sparse(ticks: u64) {
+    reset_peak();
+    let before = live();
+    let start = Instant::now();
+    let mut tl = Timeline::new(
+        5,
+        Options {
+            snapshot_every: 1000,
+            ..Options::default()
+        },
+    );
+    let mut t = 0;
+    while t < ticks {
+        let step = 100.min(ticks - t);
+        tl.tick(step);
+        t += step;
+        let _ = tl.act(Action::Propose {
+            key: format!("k{}", t % 50),
+            value: t.to_string(),
+            via: None,
+        });
+        if t % 100_000 == 0 {
+            if let Some(l) = tl.sim().leader() {
+                let _ = tl.act(Action::Kill(l));
+                tl.tick(50);
+                t += 50;
+                let _ = tl.act(Action::Restart(l));
+            }
+        }
+    }
+    let built = start.elapsed().as_secs_f64();
+    let held = live().zip(before).map(|(a, b)| a.saturating_sub(b));
+    let peak = peak().zip(before).map(|(a, b)| a.saturating_sub(b));
+    println!(
+        "history:   5 nodes, {ticks} ticks, 1 write per 100 ticks: recorded in {built:.1} s ({:.0} ticks/s), {} checkpoints; heap held {}, peak {}",
+        ticks as f64 / built,
+        tl.checkpoint_count(),
+        mb(held),
+        mb(peak)
+    );
+    let (mean, worst) = seek_times(&mut tl, 50);
+    println!("history:   50 random seeks in it: mean {mean:.1} ms, worst {worst:.1} ms");
+}
