@@ -60,25 +60,74 @@ fn vm_hwm() -> Option<usize> {
     Some(kb * 1024)
 }
 
-pub(crate) const USAGE: &str = "  raftlab bench [--only core|sim|distinct|sparse] [--quick]
-                [--ticks N] [--writes N] [--history-ticks N]
+pub(crate) const USAGE: &str = "  raftlab bench [--only core|sim|distinct|sparse] [--quick] [--ticks N]
+                [--nodes N] [--load idle|write] [--checker on|off]
+                [--writes N] [--history-ticks N]
                                             throughput of the core and the simulator (5, 9,
-                                            64 nodes); memory and seek time of long histories
+                                            64 nodes, or --nodes N); memory and seek time of long histories
                                             (--writes distinct keys one a tick, default
                                             100000; --history-ticks with a write every 100
                                             ticks, default 1000000)";
 
 struct Args {
     only: Option<String>,
+    nodes: Option<usize>,
+    load: Option<bool>,
+    checker: Option<bool>,
     core_ticks: u64,
     writes: u64,
     history_ticks: u64,
     quick: bool,
 }
 
+/// CPU time this thread has run, seconds (Linux schedstat), so figures stay comparable on a
+/// machine shared with other work; None where the kernel does not tell.
+fn cpu_secs() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
+}
+
+/// Wall and CPU time of a piece of work.
+struct Clock {
+    wall: Instant,
+    cpu: Option<f64>,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            wall: Instant::now(),
+            cpu: cpu_secs(),
+        }
+    }
+
+    /// (wall seconds, CPU seconds if known).
+    fn stop(&self) -> (f64, Option<f64>) {
+        let wall = self.wall.elapsed().as_secs_f64();
+        let cpu = self.cpu.zip(cpu_secs()).map(|(a, b)| b - a);
+        (wall, cpu)
+    }
+}
+
+/// "12345/s (cpu 13456/s)": a rate by wall time and by CPU time.
+fn rate(count: u64, (wall, cpu): (f64, Option<f64>)) -> String {
+    match cpu {
+        Some(c) if c > 0.0 => format!(
+            "{:.0}/s (cpu {:.0}/s)",
+            count as f64 / wall,
+            count as f64 / c
+        ),
+        _ => format!("{:.0}/s", count as f64 / wall),
+    }
+}
+
 fn parse(args: &[String]) -> Result<Args, String> {
     let mut a = Args {
         only: None,
+        nodes: None,
+        load: None,
+        checker: None,
         core_ticks: 200_000,
         writes: 100_000,
         history_ticks: 1_000_000,
@@ -100,6 +149,17 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--only" => match value.as_str() {
                 "core" | "sim" | "distinct" | "sparse" => a.only = Some(value.clone()),
                 other => return Err(format!("--only: unknown part '{other}'")),
+            },
+            "--nodes" => a.nodes = Some(num()?.clamp(1, 64) as usize),
+            "--load" => match value.as_str() {
+                "idle" => a.load = Some(false),
+                "write" => a.load = Some(true),
+                other => return Err(format!("--load: '{other}' is not idle or write")),
+            },
+            "--checker" => match value.as_str() {
+                "on" => a.checker = Some(true),
+                "off" => a.checker = Some(false),
+                other => return Err(format!("--checker: '{other}' is not on or off")),
             },
             "--ticks" => a.core_ticks = num()?.max(1),
             "--writes" => a.writes = num()?,
@@ -126,27 +186,35 @@ pub fn main(args: &[String]) -> i32 {
     };
     let part = |p: &str| a.only.as_deref().is_none_or(|o| o == p);
     if part("core") {
-        let (t, m, s) = bench_core(a.core_ticks);
+        let (t, m, time) = bench_core(a.core_ticks);
         println!(
-            "core:      5 nodes, 1 write/tick, messages delivered at once: {:.0} ticks/s, {:.0} messages/s ({t} ticks in {s:.2} s)",
-            t as f64 / s,
-            m as f64 / s
+            "core:      5 nodes, 1 write/tick, messages delivered at once: ticks {}, messages {} ({t} ticks in {:.2} s)",
+            rate(t, time),
+            rate(m, time),
+            time.0
         );
     }
     if part("sim") {
         let scale = if a.quick { 5 } else { 1 };
-        for (n, ticks) in [(5, 20_000), (9, 10_000), (64, 1_000)] {
+        let sizes = match a.nodes {
+            Some(n) => vec![(n, 100_000 / n as u64)],
+            None => vec![(5, 20_000), (9, 10_000), (64, 1_000)],
+        };
+        for (n, ticks) in sizes {
             for write in [false, true] {
                 for check in [true, false] {
+                    if a.load.is_some_and(|l| l != write) || a.checker.is_some_and(|c| c != check) {
+                        continue;
+                    }
                     let r = bench_sim(n, ticks / scale, write, check);
                     println!(
-                        "simulator: {n:>2} nodes, {:<12} invariants {}: {:>7.0} ticks/s, {:>8.0} events/s ({} ticks in {:.3} s)",
+                        "simulator: {n:>2} nodes, {:<12} invariants {}: ticks {}, events {} ({} ticks in {:.3} s)",
                         if write { "1 write/tick" } else { "idle" },
                         if check { "on " } else { "off" },
-                        r.ticks as f64 / r.secs,
-                        r.events as f64 / r.secs,
+                        rate(r.ticks, r.time),
+                        rate(r.events, r.time),
                         r.ticks,
-                        r.secs
+                        r.time.0
                     );
                 }
             }
@@ -163,8 +231,8 @@ pub fn main(args: &[String]) -> i32 {
 }
 
 /// The raft core alone: 5 nodes, messages delivered at once, one proposal per tick.
-/// Returns (ticks, messages, seconds).
-pub fn bench_core(ticks: u64) -> (u64, u64, f64) {
+/// Returns (ticks, messages, (wall seconds, CPU seconds)).
+fn bench_core(ticks: u64) -> (u64, u64, (f64, Option<f64>)) {
     let cfg = RaftConfig {
         snapshot_every: 1000,
         ..RaftConfig::default()
@@ -176,7 +244,7 @@ pub fn bench_core(ticks: u64) -> (u64, u64, f64) {
         .collect();
     let mut queue: Vec<Message> = Vec::new();
     let mut messages = 0u64;
-    let start = Instant::now();
+    let clock = Clock::start();
     for t in 0..ticks {
         for n in nodes.iter_mut() {
             n.tick();
@@ -200,23 +268,23 @@ pub fn bench_core(ticks: u64) -> (u64, u64, f64) {
             }
         }
     }
-    (ticks, messages, start.elapsed().as_secs_f64())
+    (ticks, messages, clock.stop())
 }
 
 /// What one simulator run measured.
-pub struct SimRun {
+struct SimRun {
     /// Ticks run (after the first leader was elected).
-    pub ticks: u64,
+    ticks: u64,
     /// Events processed in them.
-    pub events: u64,
-    /// Wall time, seconds.
-    pub secs: f64,
+    events: u64,
+    /// Wall and CPU seconds.
+    time: (f64, Option<f64>),
 }
 
 /// The whole simulator (network latency, event queue, clients, event log and, if `check`,
 /// the invariant checker after every event): `n` nodes for `ticks` ticks after the first
 /// election, with a write to a new key every tick when `write`.
-pub fn bench_sim(n: usize, ticks: u64, write: bool, check: bool) -> SimRun {
+fn bench_sim(n: usize, ticks: u64, write: bool, check: bool) -> SimRun {
     let mut sim = Sim::new(n, Options::default());
     sim.check_invariants = check;
     // The election is not what is measured.
@@ -227,7 +295,7 @@ pub fn bench_sim(n: usize, ticks: u64, write: bool, check: bool) -> SimRun {
         sim.tick(1);
     }
     let before = sim.processed;
-    let start = Instant::now();
+    let clock = Clock::start();
     for i in 0..ticks {
         if write {
             let _ = sim.apply(&Action::Propose {
@@ -241,7 +309,7 @@ pub fn bench_sim(n: usize, ticks: u64, write: bool, check: bool) -> SimRun {
     SimRun {
         ticks,
         events: sim.processed - before,
-        secs: start.elapsed().as_secs_f64(),
+        time: clock.stop(),
     }
 }
 
@@ -267,7 +335,7 @@ fn seek_times(tl: &mut Timeline, seeks: usize) -> (f64, f64) {
 fn bench_distinct(writes: u64) {
     reset_peak();
     let before = live();
-    let start = Instant::now();
+    let clock = Clock::start();
     let mut tl = Timeline::new(5, Options::default());
     for i in 0..writes {
         let _ = tl.act(Action::Propose {
@@ -277,7 +345,7 @@ fn bench_distinct(writes: u64) {
         });
         tl.tick(1);
     }
-    let built = start.elapsed().as_secs_f64();
+    let built = clock.stop();
     let held = live().zip(before).map(|(a, b)| a.saturating_sub(b));
     let peak = peak().zip(before).map(|(a, b)| a.saturating_sub(b));
     let applied = tl
@@ -288,8 +356,9 @@ fn bench_distinct(writes: u64) {
         .min()
         .unwrap_or(0);
     println!(
-        "history:   5 nodes, {writes} writes to distinct keys, 1 a tick: recorded in {built:.1} s ({:.0} ticks/s), {} checkpoints, every node applied {applied}; heap held {}, peak {}",
-        writes as f64 / built,
+        "history:   5 nodes, {writes} writes to distinct keys, 1 a tick: recorded in {:.1} s (ticks {}), {} checkpoints, every node applied {applied}; heap held {}, peak {}",
+        built.0,
+        rate(writes, built),
         tl.checkpoint_count(),
         mb(held),
         mb(peak)
@@ -303,7 +372,7 @@ fn bench_distinct(writes: u64) {
 fn bench_sparse(ticks: u64) {
     reset_peak();
     let before = live();
-    let start = Instant::now();
+    let clock = Clock::start();
     let mut tl = Timeline::new(
         5,
         Options {
@@ -330,12 +399,13 @@ fn bench_sparse(ticks: u64) {
             }
         }
     }
-    let built = start.elapsed().as_secs_f64();
+    let built = clock.stop();
     let held = live().zip(before).map(|(a, b)| a.saturating_sub(b));
     let peak = peak().zip(before).map(|(a, b)| a.saturating_sub(b));
     println!(
-        "history:   5 nodes, {ticks} ticks, 1 write per 100 ticks: recorded in {built:.1} s ({:.0} ticks/s), {} checkpoints; heap held {}, peak {}",
-        ticks as f64 / built,
+        "history:   5 nodes, {ticks} ticks, 1 write per 100 ticks: recorded in {:.1} s (ticks {}), {} checkpoints; heap held {}, peak {}",
+        built.0,
+        rate(ticks, built),
         tl.checkpoint_count(),
         mb(held),
         mb(peak)

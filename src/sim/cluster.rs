@@ -78,6 +78,25 @@ enum Due {
     Deliver { msg: u64 },
 }
 
+/// The event an invariant check follows, worded only when a violation needs it.
+enum Cause {
+    Tick(NodeId),
+    Delivered(MsgType, NodeId, NodeId),
+    Dropped(MsgType, NodeId, NodeId, String),
+}
+
+impl Cause {
+    fn words(&self) -> String {
+        match self {
+            Cause::Tick(id) => format!("n{id} tick"),
+            Cause::Delivered(t, from, to) => format!("delivered {} n{from}→n{to}", t.name()),
+            Cause::Dropped(t, from, to, reason) => {
+                format!("dropped {} n{from}→n{to} ({reason})", t.name())
+            }
+        }
+    }
+}
+
 /// A recorded invariant violation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ViolationRecord {
@@ -320,7 +339,7 @@ impl Sim {
             Due::Deliver { msg } => self.process_delivery(msg),
         };
         if let Some(cause) = cause {
-            self.check(&cause);
+            self.check(|| cause.words());
         }
         true
     }
@@ -338,7 +357,7 @@ impl Sim {
         }
     }
 
-    fn process_tick(&mut self, id: NodeId, epoch: u64) -> Option<String> {
+    fn process_tick(&mut self, id: NodeId, epoch: u64) -> Option<Cause> {
         let node = self.nodes.get_mut(&id)?;
         if node.epoch != epoch || node.status != Status::Running {
             return None;
@@ -346,13 +365,13 @@ impl Sim {
         node.raft.tick();
         self.schedule(self.now + TICK_MS, Due::Tick { node: id, epoch });
         self.flush(id);
-        Some(format!("n{id} tick"))
+        Some(Cause::Tick(id))
     }
 
-    fn process_delivery(&mut self, msg_id: u64) -> Option<String> {
+    fn process_delivery(&mut self, msg_id: u64) -> Option<Cause> {
         let f = self.net.in_flight.remove(&msg_id)?;
         let (from, to) = (f.msg.from, f.msg.to);
-        let what = format!("{} n{from}→n{to}", f.msg.msg_type.name());
+        let msg_type = f.msg.msg_type;
         let reason = match self.nodes.get(&to).map(|n| n.status) {
             _ if f.lost => Some("lost".to_string()),
             _ if !self.net.connected(from, to) => Some("partitioned".to_string()),
@@ -362,11 +381,14 @@ impl Sim {
             None => Some(format!("n{to} does not exist")),
         };
         let reason = reason.or_else(|| {
-            let receiver_forgot = self
-                .nodes
-                .get(&to)
-                .is_some_and(|n| !n.raft.trk.config.members().contains(&from));
-            (self.removed.contains(&from) && receiver_forgot)
+            // Asked only about removed members: building the member set per message is
+            // what made big clusters slow.
+            let receiver_forgot = || {
+                self.nodes
+                    .get(&to)
+                    .is_some_and(|n| !n.raft.trk.config.members().contains(&from))
+            };
+            (self.removed.contains(&from) && receiver_forgot())
                 .then(|| format!("n{to} rejects n{from}: a removed member"))
         });
         if let Some(reason) = reason {
@@ -374,12 +396,12 @@ impl Sim {
                 self.stop_removed(from, to);
             }
             self.dropped(&f, &reason);
-            self.last_message = Some((f, false));
-            return Some(format!("dropped {what} ({reason})"));
+            self.last_message = Some((*f, false));
+            return Some(Cause::Dropped(msg_type, from, to, reason));
         }
         let msg = f.msg.clone();
         let is_snapshot = msg.msg_type == MsgType::Snap;
-        self.last_message = Some((f, true));
+        self.last_message = Some((*f, true));
         if let Some(n) = self.nodes.get_mut(&to) {
             n.raft.step(msg);
         }
@@ -387,7 +409,7 @@ impl Sim {
         if is_snapshot {
             self.report_snapshot(to, from, false);
         }
-        Some(format!("delivered {what}"))
+        Some(Cause::Delivered(msg_type, from, to))
     }
 
     /// etcd's transport answers a removed member with "410 Gone" and the member shuts down.
@@ -573,7 +595,8 @@ impl Sim {
         }
     }
 
-    fn check(&mut self, cause: &str) {
+    /// Runs the invariant checker; `cause` words the event, only when something broke.
+    fn check(&mut self, cause: impl FnOnce() -> String) {
         if !self.check_invariants {
             return;
         }
@@ -587,6 +610,10 @@ impl Sim {
             })
             .collect();
         let found = self.checker.check(&observed);
+        if found.is_empty() {
+            return;
+        }
+        let cause = cause();
         for v in found {
             self.log(
                 None,
@@ -600,7 +627,7 @@ impl Sim {
                 time: self.now,
                 invariant: v.invariant,
                 detail: v.detail,
-                cause: cause.to_string(),
+                cause: cause.clone(),
             });
         }
     }
@@ -677,8 +704,7 @@ impl Sim {
     pub fn apply(&mut self, action: &Action) -> Result<(), String> {
         let r = self.apply_inner(action);
         if r.is_ok() {
-            let cause = action.to_scn();
-            self.check(&cause);
+            self.check(|| action.to_scn());
         }
         r
     }
