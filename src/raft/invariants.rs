@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use super::message::NodeId;
 use super::raft::{Raft, Role};
+use super::shared_vec::SharedVec;
 use super::tracker::Config;
 
 /// One broken property.
@@ -36,7 +37,8 @@ pub struct Checker {
     /// term → the node that led it.
     leaders: BTreeMap<u64, NodeId>,
     /// Term of the entry committed at each index above `base` (index base+1 at position 0).
-    committed: Vec<u64>,
+    /// Shared storage: every time-travel checkpoint holds a copy of the checker.
+    committed: SharedVec<u64>,
     /// Entries at or below this index are in every node's snapshot and no longer tracked.
     base: u64,
     /// node → (term, commit) last seen.
@@ -94,7 +96,7 @@ impl Checker {
             .unwrap_or(0);
         if floor > self.base + 1024 {
             let drop = ((floor - self.base) as usize).min(self.committed.len());
-            self.committed.drain(..drop);
+            self.committed.drop_front(drop);
             self.base += drop as u64;
         }
         for o in nodes.iter().filter(|o| o.alive) {
@@ -160,7 +162,7 @@ impl Checker {
                     if self.committed.len() == pos {
                         self.committed.push(t);
                     } else {
-                        self.committed[pos] = t;
+                        self.committed.set(pos, t);
                     }
                 }
             }
