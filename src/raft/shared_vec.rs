@@ -13,7 +13,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Elements per chunk: big enough that a clone is a short list of pointers, small enough that
 /// copying the chunk being written stays cheap.
-pub const CHUNK: usize = 256;
+pub const CHUNK: usize = 128;
 
 /// A vector of `T` with cheap clones (see the module documentation).
 ///

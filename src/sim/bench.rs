@@ -60,7 +60,7 @@ fn vm_hwm() -> Option<usize> {
     Some(kb * 1024)
 }
 
-pub(crate) const USAGE: &str = "  raftlab bench [--only core|sim|distinct|sparse] [--quick] [--ticks N]
+pub(crate) const USAGE: &str = "  raftlab bench [--only core|sim|distinct|paced|sparse] [--quick] [--ticks N]
                 [--nodes N] [--load idle|write] [--checker on|off]
                 [--writes N] [--history-ticks N]
                                             throughput of the core and the simulator (5, 9,
@@ -147,7 +147,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         };
         match flag.as_str() {
             "--only" => match value.as_str() {
-                "core" | "sim" | "distinct" | "sparse" => a.only = Some(value.clone()),
+                "core" | "sim" | "distinct" | "paced" | "sparse" => a.only = Some(value.clone()),
                 other => return Err(format!("--only: unknown part '{other}'")),
             },
             "--nodes" => a.nodes = Some(num()?.clamp(1, 64) as usize),
@@ -221,7 +221,11 @@ pub fn main(args: &[String]) -> i32 {
         }
     }
     if part("distinct") && a.writes > 0 {
-        bench_distinct(a.writes);
+        bench_distinct(a.writes, 1, "one write a tick");
+    }
+    if part("paced") {
+        // What the browser holds after 61 model-minutes at a write per model-second.
+        bench_distinct(3_660, 10, "61 model-minutes");
     }
     if part("sparse") && a.history_ticks > 0 {
         bench_sparse(a.history_ticks);
@@ -313,26 +317,36 @@ fn bench_sim(n: usize, ticks: u64, write: bool, check: bool) -> SimRun {
     }
 }
 
-/// Seeks to `seeks` random moments of `tl`; returns (mean, worst) in ms.
-fn seek_times(tl: &mut Timeline, seeks: usize) -> (f64, f64) {
+/// Seeks to `seeks` random moments of `tl` and prints mean and worst times (wall, and CPU
+/// where the kernel tells).
+fn print_seeks(tl: &mut Timeline, seeks: usize) {
     let head = tl.head_time();
     let mut rng = Rng::new(99);
-    let mut worst = 0f64;
-    let mut total = 0f64;
+    let (mut worst, mut total) = (0f64, 0f64);
+    let (mut worst_cpu, mut total_cpu) = (0f64, 0f64);
     for _ in 0..seeks {
         let target = rng.range(0, head + 1);
-        let s = Instant::now();
+        let clock = Clock::start();
         tl.seek(target);
-        let d = s.elapsed().as_secs_f64() * 1000.0;
-        worst = worst.max(d);
-        total += d;
+        let (wall, cpu) = clock.stop();
+        worst = worst.max(wall);
+        total += wall;
+        let cpu = cpu.unwrap_or(wall);
+        worst_cpu = worst_cpu.max(cpu);
+        total_cpu += cpu;
     }
-    (total / seeks as f64, worst)
+    println!(
+        "history:   {seeks} random seeks in it: mean {:.1} ms, worst {:.1} ms (cpu: mean {:.1} ms, worst {:.1} ms)",
+        total * 1e3 / seeks as f64,
+        worst * 1e3,
+        total_cpu * 1e3 / seeks as f64,
+        worst_cpu * 1e3
+    );
 }
 
-/// The history of `writes` writes to distinct keys, one a tick, on 5 nodes with default
-/// options (no compaction: every node keeps every entry and every key).
-fn bench_distinct(writes: u64) {
+/// A history of `writes` writes to distinct keys, one every `every` ticks, on 5 nodes with
+/// default options (no compaction: every node keeps every entry and every key).
+fn bench_distinct(writes: u64, every: u64, what: &str) {
     reset_peak();
     let before = live();
     let clock = Clock::start();
@@ -343,7 +357,7 @@ fn bench_distinct(writes: u64) {
             value: format!("v{i}"),
             via: None,
         });
-        tl.tick(1);
+        tl.tick(every);
     }
     let built = clock.stop();
     let held = live().zip(before).map(|(a, b)| a.saturating_sub(b));
@@ -356,15 +370,14 @@ fn bench_distinct(writes: u64) {
         .min()
         .unwrap_or(0);
     println!(
-        "history:   5 nodes, {writes} writes to distinct keys, 1 a tick: recorded in {:.1} s (ticks {}), {} checkpoints, every node applied {applied}; heap held {}, peak {}",
+        "history:   5 nodes, {what}: {writes} writes to distinct keys, 1 per {every} ticks: recorded in {:.1} s (ticks {}), {} checkpoints, every node applied {applied}; heap held {}, peak {}",
         built.0,
-        rate(writes, built),
+        rate(writes * every, built),
         tl.checkpoint_count(),
         mb(held),
         mb(peak)
     );
-    let (mean, worst) = seek_times(&mut tl, 50);
-    println!("history:   50 random seeks in it: mean {mean:.1} ms, worst {worst:.1} ms");
+    print_seeks(&mut tl, 50);
 }
 
 /// A long, sparse history: `ticks` ticks with a write every 100 ticks to one of 50 keys,
@@ -410,6 +423,5 @@ fn bench_sparse(ticks: u64) {
         mb(held),
         mb(peak)
     );
-    let (mean, worst) = seek_times(&mut tl, 50);
-    println!("history:   50 random seeks in it: mean {mean:.1} ms, worst {worst:.1} ms");
+    print_seeks(&mut tl, 50);
 }
