@@ -1,37 +1,64 @@
 //! Turning a configuration change into the next configuration (etcd's confchange.Changer).
 //!
-//! A change that alters at most one voter is applied directly: any majority of the old and
-//! the new configuration overlap (seed 002, "single-member change"). Anything larger enters a
-//! joint configuration first, in which both majorities decide, and leaves it with an empty
-//! change.
+//! A change of one member is applied directly: any majority of the old and the new
+//! configuration overlap (seed 002, "single-member change"). A change of several members, or
+//! one that asks for it, enters a joint configuration first, in which both majorities decide,
+//! and leaves it with an empty change, by itself (auto-leave) or when asked (explicit).
+
+use serde::{Deserialize, Serialize};
 
 use super::message::{ConfChange, ConfChangeSingle};
+pub use super::note::ConfChangeError;
 use super::tracker::Config;
 
-/// The configuration after `cc`, or why `cc` cannot be applied to `cfg`.
-pub fn apply(cfg: &Config, cc: &ConfChange) -> Result<Config, String> {
+/// How a change enters and leaves joint consensus (etcd's ConfChangeTransition).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ConfChangeTransition {
+    /// One change is applied directly; several go through a joint configuration that the
+    /// leader leaves by itself.
+    #[default]
+    Auto,
+    /// Always through a joint configuration, left automatically.
+    JointImplicit,
+    /// Always through a joint configuration, left only by an explicit empty change.
+    JointExplicit,
+}
+
+/// The configuration after `cc` (entering and leaving joint consensus as `transition`
+/// says), or why `cc` cannot be applied to `cfg`.
+pub fn apply(
+    cfg: &Config,
+    cc: &ConfChange,
+    transition: ConfChangeTransition,
+) -> Result<Config, ConfChangeError> {
     if cc.is_leave_joint() {
         return leave_joint(cfg);
     }
     if cfg.is_joint() {
-        return Err("already in a joint configuration".to_string());
+        return Err(ConfChangeError::AlreadyJoint);
     }
-    let mut next = cfg.clone();
-    for c in &cc.changes {
-        apply_single(&mut next, c);
-    }
-    let changed_voters = cfg.voters.symmetric_difference(&next.voters).count();
-    if changed_voters <= 1 {
+    // etcd decides by the number of changes, not by how many voters they touch.
+    let joint = transition != ConfChangeTransition::Auto || cc.changes.len() > 1;
+    if !joint {
+        let mut next = cfg.clone();
+        for c in &cc.changes {
+            apply_single(&mut next, c);
+        }
+        if cfg.voters.symmetric_difference(&next.voters).count() > 1 {
+            return Err(ConfChangeError::TooManyVoterChanges);
+        }
         check(&next)?;
         return Ok(next);
     }
-    // More than one voter changes: go through the joint configuration.
+    if cfg.voters.is_empty() {
+        return Err(ConfChangeError::NoVoters);
+    }
     let mut joint = cfg.clone();
     joint.outgoing = cfg.voters.clone();
     for c in &cc.changes {
         apply_single(&mut joint, c);
     }
-    joint.auto_leave = true;
+    joint.auto_leave = transition != ConfChangeTransition::JointExplicit;
     check(&joint)?;
     Ok(joint)
 }
@@ -60,9 +87,9 @@ fn apply_single(cfg: &mut Config, c: &ConfChangeSingle) {
     }
 }
 
-fn leave_joint(cfg: &Config) -> Result<Config, String> {
+fn leave_joint(cfg: &Config) -> Result<Config, ConfChangeError> {
     if !cfg.is_joint() {
-        return Err("not in a joint configuration".to_string());
+        return Err(ConfChangeError::NotJoint);
     }
     let mut next = cfg.clone();
     next.outgoing.clear();
@@ -74,12 +101,12 @@ fn leave_joint(cfg: &Config) -> Result<Config, String> {
     Ok(next)
 }
 
-fn check(cfg: &Config) -> Result<(), String> {
+fn check(cfg: &Config) -> Result<(), ConfChangeError> {
     if cfg.voters.is_empty() {
-        return Err("removing all voters is not allowed".to_string());
+        return Err(ConfChangeError::NoVoters);
     }
     if let Some(id) = cfg.voters.intersection(&cfg.learners).next() {
-        return Err(format!("n{id} would be both voter and learner"));
+        return Err(ConfChangeError::VoterAndLearner(*id));
     }
     Ok(())
 }
@@ -88,6 +115,8 @@ fn check(cfg: &Config) -> Result<(), String> {
 mod tests {
     use super::*;
 
+    const AUTO: ConfChangeTransition = ConfChangeTransition::Auto;
+
     fn cc(changes: Vec<ConfChangeSingle>) -> ConfChange {
         ConfChange { changes }
     }
@@ -95,7 +124,7 @@ mod tests {
     #[test]
     fn single_voter_change_is_direct() {
         let cfg = Config::with_voters([1, 2, 3]);
-        let next = apply(&cfg, &cc(vec![ConfChangeSingle::AddNode(4)])).unwrap();
+        let next = apply(&cfg, &cc(vec![ConfChangeSingle::AddNode(4)]), AUTO).unwrap();
         assert!(!next.is_joint());
         assert_eq!(next.voters.len(), 4);
     }
@@ -103,9 +132,9 @@ mod tests {
     #[test]
     fn learner_add_and_promote() {
         let cfg = Config::with_voters([1, 2, 3]);
-        let l = apply(&cfg, &cc(vec![ConfChangeSingle::AddLearner(4)])).unwrap();
+        let l = apply(&cfg, &cc(vec![ConfChangeSingle::AddLearner(4)]), AUTO).unwrap();
         assert!(l.learners.contains(&4) && !l.is_voter(4));
-        let p = apply(&l, &cc(vec![ConfChangeSingle::AddNode(4)])).unwrap();
+        let p = apply(&l, &cc(vec![ConfChangeSingle::AddNode(4)]), AUTO).unwrap();
         assert!(p.is_voter(4) && !p.learners.contains(&4));
     }
 
@@ -118,12 +147,15 @@ mod tests {
             ConfChangeSingle::RemoveNode(1),
             ConfChangeSingle::RemoveNode(2),
         ]);
-        let joint = apply(&cfg, &change).unwrap();
+        let joint = apply(&cfg, &change, AUTO).unwrap();
         assert!(joint.is_joint() && joint.auto_leave);
         assert_eq!(joint.outgoing, [1, 2, 3].into_iter().collect());
         assert_eq!(joint.voters, [3, 4, 5].into_iter().collect());
-        assert!(apply(&joint, &change).is_err(), "no new change while joint");
-        let left = apply(&joint, &ConfChange::default()).unwrap();
+        assert!(
+            apply(&joint, &change, AUTO).is_err(),
+            "no new change while joint"
+        );
+        let left = apply(&joint, &ConfChange::default(), AUTO).unwrap();
         assert!(!left.is_joint());
         assert_eq!(left.voters, [3, 4, 5].into_iter().collect());
     }
@@ -135,15 +167,39 @@ mod tests {
             ConfChangeSingle::AddLearner(1),
             ConfChangeSingle::AddNode(4),
         ]);
-        let joint = apply(&cfg, &change).unwrap();
+        let joint = apply(&cfg, &change, AUTO).unwrap();
         assert!(joint.learners_next.contains(&1) && joint.outgoing.contains(&1));
-        let left = apply(&joint, &ConfChange::default()).unwrap();
+        let left = apply(&joint, &ConfChange::default(), AUTO).unwrap();
         assert!(left.learners.contains(&1) && !left.is_voter(1));
     }
 
     #[test]
     fn cannot_remove_every_voter() {
         let cfg = Config::with_voters([1]);
-        assert!(apply(&cfg, &cc(vec![ConfChangeSingle::RemoveNode(1)])).is_err());
+        assert!(apply(&cfg, &cc(vec![ConfChangeSingle::RemoveNode(1)]), AUTO).is_err());
+    }
+
+    #[test]
+    fn two_changes_go_through_joint_even_with_one_voter() {
+        // etcd: more than one change means joint consensus, whatever they touch.
+        let cfg = Config::with_voters([1, 2, 3]);
+        let change = cc(vec![
+            ConfChangeSingle::AddNode(4),
+            ConfChangeSingle::AddLearner(5),
+        ]);
+        let joint = apply(&cfg, &change, AUTO).unwrap();
+        assert!(joint.is_joint() && joint.auto_leave);
+    }
+
+    #[test]
+    fn explicit_transition_stays_joint_until_asked() {
+        let cfg = Config::with_voters([1]);
+        let one = cc(vec![ConfChangeSingle::AddNode(2)]);
+        let implicit = apply(&cfg, &one, ConfChangeTransition::JointImplicit).unwrap();
+        assert!(implicit.is_joint() && implicit.auto_leave);
+        let explicit = apply(&cfg, &one, ConfChangeTransition::JointExplicit).unwrap();
+        assert!(explicit.is_joint() && !explicit.auto_leave);
+        let left = apply(&explicit, &ConfChange::default(), AUTO).unwrap();
+        assert_eq!(left.voters, [1, 2].into_iter().collect());
     }
 }

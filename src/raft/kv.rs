@@ -98,6 +98,14 @@ impl KvState {
         }));
     }
 
+    /// Unsets `key`; returns the value it had. (The state machine never deletes: for tests
+    /// that damage a node's state on purpose.)
+    pub fn remove(&mut self, key: &str) -> Option<String> {
+        let old = self.get(key).cloned();
+        self.puts.remove_mut(key);
+        old
+    }
+
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&String> {
         self.puts.get(key).map(Put::value)
@@ -200,6 +208,11 @@ mod tests {
         for k in ["k0", "k499", "k77", "absent"] {
             assert_eq!(kv.get(k), model.get(k));
         }
+        let snapshot = kv.clone();
+        assert_eq!(kv.remove("k77"), model.remove("k77"));
+        assert_eq!(kv.remove("absent"), None);
+        assert!(kv.iter().eq(model.iter()));
+        assert_ne!(snapshot, kv, "the copy kept k77");
         for (m, c) in copies {
             assert!(c.iter().eq(m.iter()), "a copy changed");
         }

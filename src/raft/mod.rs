@@ -19,11 +19,15 @@ pub mod server;
 pub mod shared_vec;
 pub mod tracker;
 
+pub use confchange::ConfChangeTransition;
 pub use kv::KvState;
 pub use message::{
     ConfChange, ConfChangeSingle, Entry, EntryData, Message, MsgType, NodeId, Snapshot, NONE,
 };
-pub use note::{Note, StepDown};
+pub use note::{
+    CampaignRefusal, ConfChangeError, Note, ProposalRefusal, ReadRefusal, StepDown, TransferAbort,
+    TransferRefusal, VoteRefusal,
+};
 pub use raft::{Durable, Raft, RaftConfig, Role};
 pub use rng::Rng;
 pub use tracker::{Config, Progress, ProgressState};

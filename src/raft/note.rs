@@ -29,6 +29,121 @@ pub enum StepDown {
     Removed,
 }
 
+/// Why a node could not campaign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CampaignRefusal {
+    /// It is a learner; learners never campaign.
+    Learner,
+    /// It is not a voter of its own configuration.
+    NotVoter,
+    /// A committed configuration change is not applied yet (etcd's hasUnappliedConfChanges).
+    UnappliedConfChange,
+}
+
+/// Why a (pre-)vote was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VoteRefusal {
+    /// It already voted for `vote` in `term`.
+    AlreadyVoted {
+        /// Who it voted for.
+        vote: NodeId,
+        /// Its term.
+        term: u64,
+    },
+    /// It follows leader `lead` in its term.
+    FollowsLeader {
+        /// The leader.
+        lead: NodeId,
+    },
+    /// The candidate's log is behind (§5.4.1 election restriction).
+    LogBehind {
+        /// The candidate's last index.
+        index: u64,
+        /// The candidate's last term.
+        term: u64,
+        /// The voter's last index.
+        last_index: u64,
+        /// The voter's last term.
+        last_term: u64,
+    },
+}
+
+/// Why a configuration change cannot be applied to a configuration (etcd's confchange
+/// errors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ConfChangeError {
+    /// A change other than leaving was asked of a joint configuration.
+    AlreadyJoint,
+    /// Leaving was asked of a configuration that is not joint.
+    NotJoint,
+    /// The change would leave no voter.
+    NoVoters,
+    /// The change would make `0` both a voter and a learner.
+    VoterAndLearner(NodeId),
+    /// More than one voter would change without joint consensus.
+    TooManyVoterChanges,
+}
+
+/// Why a leader would not take a proposal (etcd's ErrProposalDropped, or a configuration
+/// change it turned into an empty entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ProposalRefusal {
+    /// No leader is known.
+    NoLeader,
+    /// The leader was removed from the configuration (and did not step down).
+    LeaderRemoved,
+    /// A leadership transfer to `to` is in progress.
+    TransferInProgress {
+        /// The transferee.
+        to: NodeId,
+    },
+    /// A configuration change is proposed at `index` and applied only up to `applied`; the
+    /// new one became an empty entry.
+    ConfChangePending {
+        /// The pending change's index.
+        index: u64,
+        /// The applied index.
+        applied: u64,
+    },
+    /// The change does not fit the configuration (it became an empty entry, or was not
+    /// applied).
+    ConfChange(ConfChangeError),
+}
+
+/// Why a linearizable read could not be served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReadRefusal {
+    /// No leader is known.
+    NoLeader,
+    /// Leadership changed before the read index was confirmed.
+    LeadershipChanged,
+}
+
+/// Why a leader transfer was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TransferRefusal {
+    /// The transferee is not a member.
+    NotMember,
+    /// The transferee is a learner.
+    Learner,
+    /// The transferee is the leader itself.
+    AlreadyLeader,
+}
+
+/// Why a pending leader transfer ended without a new leader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TransferAbort {
+    /// It did not finish within an election timeout.
+    Timeout,
+    /// A transfer to another node (or back to the leader itself) was requested.
+    Superseded {
+        /// The node of the new request.
+        by: NodeId,
+    },
+    /// The transferee stopped being a voter.
+    TransfereeRemoved,
+}
+
 /// One thing a node did or refused, with its reason.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Note {
@@ -44,7 +159,7 @@ pub enum Note {
     /// It could not campaign.
     CampaignRefused {
         /// Why.
-        reason: String,
+        reason: CampaignRefusal,
     },
     /// It won the election.
     BecameLeader {
@@ -78,7 +193,7 @@ pub enum Note {
         /// Whether it granted.
         granted: bool,
         /// Why it refused, if it did.
-        reason: String,
+        reason: Option<VoteRefusal>,
     },
     /// It ignored a vote request because it heard from a leader within the election timeout.
     IgnoredVote {
@@ -114,7 +229,7 @@ pub enum Note {
         /// The client request id.
         req: u64,
         /// Why.
-        reason: String,
+        reason: ProposalRefusal,
     },
     /// A linearizable read was served at `index`.
     ReadServed {
@@ -130,7 +245,7 @@ pub enum Note {
         /// The client request id.
         req: u64,
         /// Why.
-        reason: String,
+        reason: ReadRefusal,
     },
     /// The leader's view of a follower moved between probe, replicate and snapshot.
     ProgressChanged {
@@ -166,11 +281,13 @@ pub enum Note {
         /// The would-be transferee.
         to: NodeId,
         /// Why.
-        reason: String,
+        reason: TransferRefusal,
     },
-    /// A leader transfer was aborted (took longer than an election timeout).
+    /// A pending leader transfer was given up.
     TransferAborted {
         /// The transferee.
         to: NodeId,
+        /// Why.
+        why: TransferAbort,
     },
 }

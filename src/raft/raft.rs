@@ -10,13 +10,16 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::confchange;
+use super::confchange::{self, ConfChangeTransition};
 use super::kv::KvState;
 use super::log::RaftLog;
 use super::message::{
     ConfChange, Entry, EntryData, Message, MsgType, NodeId, Snapshot, CONTEXT_TRANSFER, NONE,
 };
-use super::note::{Note, StepDown};
+use super::note::{
+    CampaignRefusal, Note, ProposalRefusal, ReadRefusal, StepDown, TransferAbort, TransferRefusal,
+    VoteRefusal,
+};
 use super::quorum::VoteResult;
 use super::read_only::ReadOnly;
 use super::rng::Rng;
@@ -76,6 +79,22 @@ pub struct RaftConfig {
     /// it, breaking the rule of the paper's Figure 8, so the invariant checker can show what
     /// goes wrong.
     pub unsafe_commit_old_terms: bool,
+    /// Flow control before etcd 3.6 (etcd 3.4 and 3.5): a heartbeat response frees one slot
+    /// of a follower's full inflight window, so entries keep flowing at one append per
+    /// heartbeat however slow the follower acknowledges; and an acknowledgement from a
+    /// follower that was paused is answered with an append carrying the commit index. False
+    /// (etcd 3.6): the window only empties on append responses, a heartbeat response to a
+    /// throttled follower only triggers an empty append, and the commit index is re-sent
+    /// only while it can move the follower's commit (CanBumpCommit).
+    pub legacy_flow_control: bool,
+    /// etcd's StepDownOnRemoval: a leader that applies its own removal (or demotion) steps
+    /// down at once. False, etcd's default: it stays leader of a configuration it is not in,
+    /// refusing proposals, until its process stops (etcd's server stops a removed member).
+    pub step_down_on_removal: bool,
+    /// How configuration changes enter and leave joint consensus (etcd's
+    /// ConfChangeTransition, which etcd sets per change; here one setting for the cluster).
+    /// The default, Auto, is what etcd's v1 and v2 changes do without asking.
+    pub conf_change_transition: ConfChangeTransition,
 }
 
 impl Default for RaftConfig {
@@ -92,6 +111,9 @@ impl Default for RaftConfig {
             max_learners: 1,
             strict_reconfig: false,
             unsafe_commit_old_terms: false,
+            legacy_flow_control: false,
+            step_down_on_removal: false,
+            conf_change_transition: ConfChangeTransition::Auto,
         }
     }
 }
@@ -273,6 +295,7 @@ impl Raft {
             if self.role == Role::Leader && self.lead_transferee != NONE {
                 self.notes.push(Note::TransferAborted {
                     to: self.lead_transferee,
+                    why: TransferAbort::Timeout,
                 });
                 self.abort_leader_transfer();
             }
@@ -330,13 +353,13 @@ impl Raft {
         for rs in ro.pending.values() {
             self.notes.push(Note::ReadDropped {
                 req: rs.ctx,
-                reason: "leadership changed before the read was confirmed".into(),
+                reason: ReadRefusal::LeadershipChanged,
             });
         }
         for m in std::mem::take(&mut self.pending_read_index) {
             self.notes.push(Note::ReadDropped {
                 req: m.context,
-                reason: "leadership changed before the read was confirmed".into(),
+                reason: ReadRefusal::LeadershipChanged,
             });
         }
     }
@@ -370,6 +393,8 @@ impl Raft {
         if let Some(pr) = self.trk.progress.get_mut(&self.id) {
             pr.matched = last;
             pr.become_replicate();
+            // A leader counts as active itself (check-quorum never clears it).
+            pr.recent_active = true;
         }
         // Conservatively treat any unapplied configuration entry as pending.
         self.pending_conf_index = last;
@@ -385,18 +410,17 @@ impl Raft {
             return;
         }
         if !self.promotable() {
-            let why = if self.is_learner() {
-                "a learner never campaigns"
+            let reason = if self.is_learner() {
+                CampaignRefusal::Learner
             } else {
-                "not a voter of its configuration"
+                CampaignRefusal::NotVoter
             };
-            self.notes
-                .push(Note::CampaignRefused { reason: why.into() });
+            self.notes.push(Note::CampaignRefused { reason });
             return;
         }
         if self.log.has_unapplied_conf() {
             self.notes.push(Note::CampaignRefused {
-                reason: "a committed configuration change is not applied yet".into(),
+                reason: CampaignRefusal::UnappliedConfChange,
             });
             return;
         }
@@ -468,26 +492,28 @@ impl Raft {
                 term: m.term,
                 pre_vote,
                 granted: true,
-                reason: String::new(),
+                reason: None,
             });
         } else {
             resp.term = self.term;
             resp.reject = true;
-            let reason = if !can_vote {
+            let reason = Some(if !can_vote {
                 if self.vote != NONE {
-                    format!("already voted for n{} in term {}", self.vote, self.term)
+                    VoteRefusal::AlreadyVoted {
+                        vote: self.vote,
+                        term: self.term,
+                    }
                 } else {
-                    format!("follows leader n{}", self.lead)
+                    VoteRefusal::FollowsLeader { lead: self.lead }
                 }
             } else {
-                format!(
-                    "its log (last {}/term {}) is behind mine (last {}/term {})",
-                    m.index,
-                    m.log_term,
-                    self.log.last_index(),
-                    self.log.last_term()
-                )
-            };
+                VoteRefusal::LogBehind {
+                    index: m.index,
+                    term: m.log_term,
+                    last_index: self.log.last_index(),
+                    last_term: self.log.last_term(),
+                }
+            });
             self.notes.push(Note::Voted {
                 candidate: m.from,
                 term: m.term,
@@ -645,7 +671,7 @@ impl Raft {
                     }
                     pr.become_probe();
                     // Wait for the next heartbeat response before probing again.
-                    pr.probe_sent = true;
+                    pr.msg_app_flow_paused = true;
                     self.notes.push(Note::ProgressChanged {
                         peer: from,
                         state: ProgressState::Probe,
@@ -658,36 +684,35 @@ impl Raft {
 
     fn leader_propose(&mut self, m: Message) {
         if !self.trk.progress.contains_key(&self.id) {
-            self.drop_proposal(&m, "the leader was removed from the configuration");
+            self.drop_proposal(&m, ProposalRefusal::LeaderRemoved);
             return;
         }
         if self.lead_transferee != NONE {
-            let reason = format!(
-                "leadership transfer to n{} in progress",
-                self.lead_transferee
-            );
-            self.drop_proposal(&m, &reason);
+            let reason = ProposalRefusal::TransferInProgress {
+                to: self.lead_transferee,
+            };
+            self.drop_proposal(&m, reason);
             return;
         }
         let mut accepted = Vec::new();
         for e in m.entries {
             if let EntryData::Conf { cc, req } = &e.data {
                 let already_pending = self.pending_conf_index > self.log.applied;
-                let joint = self.trk.config.is_joint();
                 let refusal = if already_pending {
-                    Some(format!(
-                        "a configuration change is already pending (index {}, applied {})",
-                        self.pending_conf_index, self.log.applied
-                    ))
-                } else if joint && !cc.is_leave_joint() {
-                    Some("must leave the joint configuration first".to_string())
-                } else if !joint && cc.is_leave_joint() {
-                    Some("not in a joint configuration".to_string())
+                    Some(ProposalRefusal::ConfChangePending {
+                        index: self.pending_conf_index,
+                        applied: self.log.applied,
+                    })
                 } else {
-                    confchange::apply(&self.trk.config, cc).err()
+                    confchange::apply(&self.trk.config, cc, self.cfg.conf_change_transition)
+                        .err()
+                        .map(ProposalRefusal::ConfChange)
                 };
                 if let Some(reason) = refusal {
+                    // etcd keeps the proposal's place in the log with an empty entry, so
+                    // the indexes that follow are the same as if it had been accepted.
                     self.notes.push(Note::ProposalDropped { req: *req, reason });
+                    accepted.push(EntryData::Empty);
                     continue;
                 }
                 self.pending_conf_index = self.log.last_index() + accepted.len() as u64 + 1;
@@ -767,7 +792,12 @@ impl Raft {
         }
         let prev_index = pr.next - 1;
         let prev_term = self.log.term(prev_index);
-        let ents = self.log.entries_from(pr.next, self.cfg.max_entries);
+        // etcd 3.6: a throttled replicate flow (window full, unpaused by a heartbeat
+        // response) gets only an empty append. Its answer, acknowledgement or rejection,
+        // empties the window even when every append in it was lost.
+        let throttled = pr.state == ProgressState::Replicate && pr.inflights.full();
+        let max = if throttled { 0 } else { self.cfg.max_entries };
+        let ents = self.log.entries_from(pr.next, max);
         let (Some(prev_term), Some(ents)) = (prev_term, ents) else {
             return self.send_snapshot(to);
         };
@@ -782,8 +812,10 @@ impl Raft {
         m.entries = ents;
         m.commit = self.log.committed;
         self.send(m);
+        let committed = self.log.committed;
         if let Some(pr) = self.trk.progress.get_mut(&to) {
             pr.sent_entries(n, last);
+            pr.sent_commit = committed;
         }
         true
     }
@@ -793,7 +825,20 @@ impl Raft {
         if !recent {
             return false;
         }
-        let snap = self.log.snapshot.clone();
+        // etcd's server sends its applied state, not the raft storage's older snapshot
+        // (createMergedSnapshotMessage): index, term and configuration as of `applied`. So a
+        // member added after the last compaction finds itself in the snapshot's
+        // configuration, which `restore` requires.
+        let applied = self.log.applied;
+        let snap = match self.log.term(applied) {
+            Some(term) if applied > self.log.snapshot.index => Snapshot {
+                index: applied,
+                term,
+                conf: self.trk.config.clone(),
+                data: self.kv.clone(),
+            },
+            _ => self.log.snapshot.clone(),
+        };
         let index = snap.index;
         let mut m = Message::new(MsgType::Snap, self.id, to);
         m.snapshot = Some(snap);
@@ -810,18 +855,20 @@ impl Raft {
     }
 
     fn bcast_heartbeat(&mut self, ctx: u64) {
-        let peers: Vec<(NodeId, u64)> = self
-            .trk
-            .progress
-            .iter()
-            .filter(|(id, _)| **id != self.id)
-            .map(|(id, p)| (*id, p.matched))
-            .collect();
-        for (id, matched) in peers {
-            let mut m = Message::new(MsgType::Heartbeat, self.id, id);
+        let committed = self.log.committed;
+        let mut out = Vec::new();
+        for (id, pr) in self.trk.progress.iter_mut() {
+            if *id == self.id {
+                continue;
+            }
+            let mut m = Message::new(MsgType::Heartbeat, self.id, *id);
             // Never tell a follower to commit past what it is known to hold.
-            m.commit = matched.min(self.log.committed);
+            m.commit = pr.matched.min(committed);
             m.context = ctx;
+            pr.sent_commit = m.commit;
+            out.push(m);
+        }
+        for m in out {
             self.send(m);
         }
     }
@@ -850,8 +897,11 @@ impl Raft {
             }
             return;
         }
+        // A probe answered at the index already matched also moves to replicate (etcd:
+        // heartbeat_resp_recovers_from_probing), e.g. a caught-up follower that was probed.
+        let probe_recovered = pr.matched == m.index && pr.state == ProgressState::Probe;
         let old_paused = pr.is_paused();
-        if !pr.maybe_update(m.index) {
+        if !pr.maybe_update(m.index) && !probe_recovered {
             return;
         }
         match pr.state {
@@ -874,13 +924,24 @@ impl Raft {
             ProgressState::Replicate => pr.inflights.free_le(m.index),
             ProgressState::Snapshot => {}
         }
+        let committed = self.log.committed;
+        let bump = if self.cfg.legacy_flow_control {
+            old_paused
+        } else {
+            self.trk
+                .progress
+                .get(&from)
+                .is_some_and(|p| p.can_bump_commit(committed))
+        };
         if self.maybe_commit() {
             self.bcast_append();
-        } else if old_paused {
+        } else if from != self.id && bump {
+            // A lagging follower may miss the commit index; sending it now beats waiting
+            // for the next heartbeat (etcd's CanBumpCommit).
             self.maybe_send_append(from, true);
         }
         // Fill the window while there is more to send.
-        while self.maybe_send_append(from, false) {}
+        while from != self.id && self.maybe_send_append(from, false) {}
         let matched = self.trk.progress.get(&from).map_or(0, |p| p.matched);
         if from == self.lead_transferee && matched == last_index.max(self.log.last_index()) {
             let m = Message::new(MsgType::TimeoutNow, self.id, from);
@@ -893,8 +954,11 @@ impl Raft {
         let last = self.log.last_index();
         let pr = self.trk.progress.get_mut(&from).expect("caller checked");
         pr.recent_active = true;
-        pr.probe_sent = false;
-        if pr.state == ProgressState::Replicate && pr.inflights.full() {
+        pr.msg_app_flow_paused = false;
+        if self.cfg.legacy_flow_control
+            && pr.state == ProgressState::Replicate
+            && pr.inflights.full()
+        {
             pr.inflights.free_first_one();
         }
         if pr.matched < last || pr.state == ProgressState::Probe {
@@ -955,28 +1019,36 @@ impl Raft {
         let Some(pr) = self.trk.progress.get(&transferee) else {
             self.notes.push(Note::TransferRefused {
                 to: transferee,
-                reason: "not a member".into(),
+                reason: TransferRefusal::NotMember,
             });
             return;
         };
         if pr.is_learner {
             self.notes.push(Note::TransferRefused {
                 to: transferee,
-                reason: "it is a learner; leadership cannot move to a learner".into(),
+                reason: TransferRefusal::Learner,
             });
             return;
+        }
+        if self.lead_transferee != NONE {
+            if self.lead_transferee == transferee {
+                return;
+            }
+            // A new request replaces the pending one, even one back to this leader
+            // (etcd's TestLeaderTransferBack).
+            self.notes.push(Note::TransferAborted {
+                to: self.lead_transferee,
+                why: TransferAbort::Superseded { by: transferee },
+            });
+            self.abort_leader_transfer();
         }
         if transferee == self.id {
             self.notes.push(Note::TransferRefused {
                 to: transferee,
-                reason: "it is already the leader".into(),
+                reason: TransferRefusal::AlreadyLeader,
             });
             return;
         }
-        if self.lead_transferee == transferee {
-            return;
-        }
-        self.abort_leader_transfer();
         // The transfer must finish within one election timeout.
         self.election_elapsed = 0;
         self.lead_transferee = transferee;
@@ -1007,8 +1079,8 @@ impl Raft {
             MsgType::VoteResp
         };
         match m.msg_type {
-            MsgType::Prop => self.drop_proposal(&m, "no leader"),
-            MsgType::ReadIndex => self.drop_read(&m, "no leader"),
+            MsgType::Prop => self.drop_proposal(&m, ProposalRefusal::NoLeader),
+            MsgType::ReadIndex => self.drop_read(&m, ReadRefusal::NoLeader),
             MsgType::App => {
                 let t = m.term;
                 self.become_follower(t, m.from);
@@ -1058,7 +1130,7 @@ impl Raft {
         match m.msg_type {
             MsgType::Prop => {
                 if self.lead == NONE {
-                    self.drop_proposal(&m, "no leader");
+                    self.drop_proposal(&m, ProposalRefusal::NoLeader);
                     return;
                 }
                 let mut fwd = m;
@@ -1091,7 +1163,7 @@ impl Raft {
             }
             MsgType::ReadIndex => {
                 if self.lead == NONE {
-                    self.drop_read(&m, "no leader");
+                    self.drop_read(&m, ReadRefusal::NoLeader);
                     return;
                 }
                 let mut fwd = m;
@@ -1105,19 +1177,19 @@ impl Raft {
         }
     }
 
-    fn drop_proposal(&mut self, m: &Message, reason: &str) {
+    fn drop_proposal(&mut self, m: &Message, reason: ProposalRefusal) {
         for e in &m.entries {
             self.notes.push(Note::ProposalDropped {
                 req: e.req(),
-                reason: reason.to_string(),
+                reason,
             });
         }
     }
 
-    fn drop_read(&mut self, m: &Message, reason: &str) {
+    fn drop_read(&mut self, m: &Message, reason: ReadRefusal) {
         self.notes.push(Note::ReadDropped {
             req: m.context,
-            reason: reason.to_string(),
+            reason,
         });
     }
 
@@ -1166,9 +1238,19 @@ impl Raft {
         self.send(resp);
     }
 
-    /// Installs a leader's snapshot unless it holds nothing new; returns whether it did.
+    /// Installs a leader's snapshot unless it holds nothing new or leaves this node out of
+    /// its configuration; returns whether it did.
     fn restore(&mut self, snap: Snapshot) -> bool {
         if snap.index <= self.log.committed {
+            return false;
+        }
+        let cs = &snap.conf;
+        // etcd's defence in depth: a node outside the snapshot's configuration would have no
+        // progress of its own. (A member of learners_next is in the outgoing voters.)
+        if !(cs.voters.contains(&self.id)
+            || cs.outgoing.contains(&self.id)
+            || cs.learners.contains(&self.id))
+        {
             return false;
         }
         if self.log.match_term(snap.index, snap.term) {
@@ -1253,10 +1335,13 @@ impl Raft {
     }
 
     fn apply_conf_change(&mut self, cc: &ConfChange, req: u64, index: u64) {
-        let next = match confchange::apply(&self.trk.config, cc) {
+        let next = match confchange::apply(&self.trk.config, cc, self.cfg.conf_change_transition) {
             Ok(c) => c,
-            Err(reason) => {
-                self.notes.push(Note::ProposalDropped { req, reason });
+            Err(e) => {
+                self.notes.push(Note::ProposalDropped {
+                    req,
+                    reason: ProposalRefusal::ConfChange(e),
+                });
                 return;
             }
         };
@@ -1276,12 +1361,15 @@ impl Raft {
 
     fn switch_to_config(&mut self) {
         if self.role == Role::Leader && !self.trk.config.is_voter(self.id) {
-            // A removed (or demoted) leader steps down; the rest elect a new one.
-            self.notes.push(Note::SteppedDown {
-                why: StepDown::Removed,
-            });
-            let t = self.term;
-            self.become_follower(t, NONE);
+            // A removed (or demoted) leader steps down only if asked to (etcd's
+            // StepDownOnRemoval); otherwise it leads on, outside the configuration.
+            if self.cfg.step_down_on_removal {
+                self.notes.push(Note::SteppedDown {
+                    why: StepDown::Removed,
+                });
+                let t = self.term;
+                self.become_follower(t, NONE);
+            }
             return;
         }
         if self.role != Role::Leader {
@@ -1298,6 +1386,10 @@ impl Raft {
             }
         }
         if self.lead_transferee != NONE && !self.trk.config.is_voter(self.lead_transferee) {
+            self.notes.push(Note::TransferAborted {
+                to: self.lead_transferee,
+                why: TransferAbort::TransfereeRemoved,
+            });
             self.abort_leader_transfer();
         }
     }
@@ -1321,21 +1413,36 @@ impl Raft {
 
     /// etcd's --force-new-cluster: drops uncommitted entries, commits entries that remove
     /// every other member, and leaves this node the single voter of a new cluster.
+    ///
+    /// Every step is a committed log entry (as etcd writes its conf changes to the WAL), so
+    /// a restart replays to the same single-voter configuration: from a joint configuration
+    /// the first entry leaves it, then this node is made a voter if it is not one, then each
+    /// other member is removed.
     pub fn force_new_cluster(&mut self) {
+        use super::message::ConfChangeSingle::{AddNode, RemoveNode};
         let committed = self.log.committed;
         let keep = (committed - self.log.snapshot.index) as usize;
         self.log.entries.truncate(keep);
         let mut data = Vec::new();
-        if !self.trk.config.voters.contains(&self.id) || self.trk.config.is_joint() {
-            // Make sure this node is a plain voter first.
+        let mut cfg = self.trk.config.clone();
+        if cfg.is_joint() {
+            data.push(ConfChange::default());
+            cfg = confchange::apply(
+                &cfg,
+                &ConfChange::default(),
+                confchange::ConfChangeTransition::Auto,
+            )
+            .unwrap_or(cfg);
+        }
+        if !cfg.voters.contains(&self.id) {
             data.push(ConfChange {
-                changes: vec![super::message::ConfChangeSingle::AddNode(self.id)],
+                changes: vec![AddNode(self.id)],
             });
         }
-        for id in self.trk.config.members() {
+        for id in cfg.members() {
             if id != self.id {
                 data.push(ConfChange {
-                    changes: vec![super::message::ConfChangeSingle::RemoveNode(id)],
+                    changes: vec![RemoveNode(id)],
                 });
             }
         }
@@ -1356,14 +1463,6 @@ impl Raft {
         self.log.commit_to(last);
         let t = self.term;
         self.become_follower(t, NONE);
-        if self.trk.config.is_joint() {
-            // Leaving a joint state is itself a change; force it.
-            let mut c = self.trk.config.clone();
-            c.outgoing.clear();
-            c.learners_next.clear();
-            c.auto_leave = false;
-            self.trk.set_config(c, last + 1);
-        }
         self.apply_committed();
     }
 }

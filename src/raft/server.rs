@@ -96,10 +96,8 @@ impl Raft {
         if !self.trk.config.is_voter(to) {
             return Err(format!("n{to} is not a voting member"));
         }
-        if to == self.id {
-            // etcd's MoveLeader succeeds at once when the target already leads.
-            return Ok(());
-        }
+        // etcd's MoveLeader steps the transfer even when the target already leads (raft then
+        // aborts any pending transfer, TestLeaderTransferBack) and succeeds at once.
         let m = Message::new(MsgType::TransferLeader, to, self.id);
         self.step(m);
         Ok(())
@@ -157,7 +155,8 @@ impl Raft {
     /// etcd's --strict-reconfig-check: the voters that were recently active must still form a
     /// quorum of the configuration after the change.
     fn check_strict(&self, cc: &ConfChange) -> Result<(), String> {
-        let next = super::confchange::apply(&self.trk.config, cc)?;
+        let next = super::confchange::apply(&self.trk.config, cc, self.cfg.conf_change_transition)
+            .map_err(|e| format!("the change cannot be applied: {e:?}"))?;
         let voters: Vec<u64> = if next.is_joint() {
             next.all_voters().into_iter().collect()
         } else {
@@ -167,7 +166,7 @@ impl Raft {
             .iter()
             .filter(|id| **id == self.id || self.progress(**id).is_some_and(|p| p.recent_active))
             .count();
-        let quorum = voters.len() / 2 + 1;
+        let quorum = super::quorum::quorum_size(&voters.iter().copied().collect());
         if active < quorum {
             return Err(format!(
                 "strict reconfig check: only {active} of {} voters would be active, quorum is {quorum}",

@@ -71,12 +71,24 @@ impl<T: Clone> SharedVec<T> {
     }
 
     /// The elements in order.
-    pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
+    pub fn iter(&self) -> Iter<'_, T> {
+        let chunk: fn(&Arc<Vec<T>>) -> std::slice::Iter<'_, T> = |c| c.iter();
         self.chunks
             .iter()
-            .flat_map(|c| c.iter())
+            .flat_map(chunk)
             .skip(self.skip)
             .take(self.len)
+    }
+
+    /// The elements in order, mutable. Every chunk still shared with a clone is copied first
+    /// (so the clone keeps its values).
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> + '_ {
+        let (skip, len) = (self.skip, self.len);
+        self.chunks
+            .iter_mut()
+            .flat_map(|c| Arc::make_mut(c).iter_mut())
+            .skip(skip)
+            .take(len)
     }
 
     /// The elements from position `from` on, in order (empty past the end).
@@ -186,6 +198,26 @@ impl<T: Clone> SharedVec<T> {
     }
 }
 
+/// The iterator of [`SharedVec::iter`].
+pub type Iter<'a, T> = std::iter::Take<
+    std::iter::Skip<
+        std::iter::FlatMap<
+            std::slice::Iter<'a, Arc<Vec<T>>>,
+            std::slice::Iter<'a, T>,
+            fn(&'a Arc<Vec<T>>) -> std::slice::Iter<'a, T>,
+        >,
+    >,
+>;
+
+impl<'a, T: Clone> IntoIterator for &'a SharedVec<T> {
+    type Item = &'a T;
+    type IntoIter = Iter<'a, T>;
+
+    fn into_iter(self) -> Iter<'a, T> {
+        self.iter()
+    }
+}
+
 impl<T: Clone> FromIterator<T> for SharedVec<T> {
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
         let mut v = SharedVec::new();
@@ -249,6 +281,12 @@ mod tests {
                     v.drop_front(n);
                 }
                 2 => copies.push((model.clone(), v.clone())),
+                5 => {
+                    for (x, y) in model.iter_mut().zip(v.iter_mut()) {
+                        *x += 1;
+                        *y += 1;
+                    }
+                }
                 3 if !model.is_empty() => {
                     let i = rng.range(0, model.len() as u64) as usize;
                     model[i] = step;

@@ -147,7 +147,8 @@ impl Inflights {
         }
     }
 
-    /// Frees the oldest append (a heartbeat response proves the follower is alive).
+    /// Frees the oldest append. Only the pre-3.6 flow control does this (on a heartbeat
+    /// response); etcd 3.6 frees slots on append responses alone.
     pub fn free_first_one(&mut self) {
         self.last_indexes.pop_front();
     }
@@ -176,8 +177,13 @@ pub struct Progress {
     pub pending_snapshot: u64,
     /// Whether the follower was heard from since the last check-quorum.
     pub recent_active: bool,
-    /// In Probe state: an append was sent and the next waits for a response or heartbeat.
-    pub probe_sent: bool,
+    /// The append flow is throttled (etcd's MsgAppFlowPaused): in Probe after an append with
+    /// entries, in Replicate once the inflight window is full. A heartbeat response or an
+    /// acknowledgement clears it, which lets exactly one more append out.
+    pub msg_app_flow_paused: bool,
+    /// The highest commit index sent to the follower (etcd's sentCommit), so that a lagging
+    /// follower is sent the commit index again only when that can move its commit.
+    pub sent_commit: u64,
     /// Appends in flight.
     pub inflights: Inflights,
     /// Whether the member is a learner.
@@ -193,14 +199,15 @@ impl Progress {
             state: ProgressState::Probe,
             pending_snapshot: 0,
             recent_active: false,
-            probe_sent: false,
+            msg_app_flow_paused: false,
+            sent_commit: 0,
             inflights: Inflights::new(max_inflight),
             is_learner,
         }
     }
 
     fn reset_state(&mut self, state: ProgressState) {
-        self.probe_sent = false;
+        self.msg_app_flow_paused = false;
         self.pending_snapshot = 0;
         self.state = state;
         self.inflights.last_indexes.clear();
@@ -216,6 +223,7 @@ impl Progress {
             self.reset_state(ProgressState::Probe);
             self.next = self.matched + 1;
         }
+        self.sent_commit = self.sent_commit.min(self.next - 1);
     }
 
     /// Start streaming right after the acknowledged index.
@@ -224,22 +232,25 @@ impl Progress {
         self.next = self.matched + 1;
     }
 
-    /// Stop appending while the snapshot at `index` is sent.
+    /// Stop appending while the snapshot at `index` is sent: the follower will hold
+    /// everything up to `index` (and its commit) once it arrives.
     pub fn become_snapshot(&mut self, index: u64) {
         self.reset_state(ProgressState::Snapshot);
         self.pending_snapshot = index;
+        self.next = index + 1;
+        self.sent_commit = index;
     }
 
     /// Whether the leader must hold appends to this member for now.
     pub fn is_paused(&self) -> bool {
         match self.state {
-            ProgressState::Probe => self.probe_sent,
-            ProgressState::Replicate => self.inflights.full(),
+            ProgressState::Probe | ProgressState::Replicate => self.msg_app_flow_paused,
             ProgressState::Snapshot => true,
         }
     }
 
-    /// Records that an append ending at `last` (with `n` entries) was sent.
+    /// Records that an append ending at `last` (with `n` entries) was sent. Only an append
+    /// with entries pauses a probe; in Replicate the flow pauses once the window is full.
     pub fn sent_entries(&mut self, n: usize, last: u64) {
         match self.state {
             ProgressState::Replicate => {
@@ -247,10 +258,21 @@ impl Progress {
                     self.next = last + 1;
                     self.inflights.add(last);
                 }
+                self.msg_app_flow_paused = self.inflights.full();
             }
-            ProgressState::Probe => self.probe_sent = true,
+            ProgressState::Probe => {
+                if n > 0 {
+                    self.msg_app_flow_paused = true;
+                }
+            }
             ProgressState::Snapshot => {}
         }
+    }
+
+    /// Whether sending commit index `index` could move the follower's commit: it is newer
+    /// than what was sent and what was sent does not already cover everything in flight.
+    pub fn can_bump_commit(&self, index: u64) -> bool {
+        index > self.sent_commit && self.sent_commit < self.next - 1
     }
 
     /// An acknowledgement of index `n`; returns whether `matched` moved (stale acks do not).
@@ -258,7 +280,7 @@ impl Progress {
         let updated = self.matched < n;
         if updated {
             self.matched = n;
-            self.probe_sent = false;
+            self.msg_app_flow_paused = false;
         }
         self.next = self.next.max(n + 1);
         updated
@@ -272,13 +294,16 @@ impl Progress {
                 return false;
             }
             self.next = self.matched + 1;
+            // What was sent past the rejection point was most likely not applied.
+            self.sent_commit = self.sent_commit.min(self.next - 1);
             return true;
         }
         if self.next == 0 || self.next - 1 != rejected {
             return false;
         }
         self.next = rejected.min(match_hint + 1).max(self.matched + 1);
-        self.probe_sent = false;
+        self.sent_commit = self.sent_commit.min(self.next - 1);
+        self.msg_app_flow_paused = false;
         true
     }
 }
@@ -423,6 +448,53 @@ mod tests {
         assert!(p.is_paused());
         p.become_probe();
         assert_eq!(p.next, 21);
+    }
+
+    #[test]
+    fn become_snapshot_sets_next_after_the_snapshot() {
+        let mut p = Progress::new(3, 4, false);
+        p.become_snapshot(20);
+        assert_eq!((p.next, p.sent_commit), (21, 20));
+        assert!(!p.can_bump_commit(20), "the snapshot carries commit 20");
+    }
+
+    #[test]
+    fn probe_is_paused_only_by_an_append_with_entries() {
+        let mut p = Progress::new(5, 4, false);
+        p.sent_entries(0, 4);
+        assert!(!p.is_paused(), "an empty probe does not pause the flow");
+        p.sent_entries(1, 5);
+        assert!(p.is_paused());
+    }
+
+    #[test]
+    fn replicate_pauses_when_the_window_fills_even_on_empty_appends() {
+        let mut p = Progress::new(5, 1, false);
+        p.maybe_update(4);
+        p.become_replicate();
+        p.sent_entries(1, 5);
+        assert!(p.is_paused());
+        // A heartbeat response unpauses; the empty append it triggers pauses again.
+        p.msg_app_flow_paused = false;
+        p.sent_entries(0, 5);
+        assert!(p.is_paused());
+        assert_eq!(p.inflights.count(), 1, "no slot was freed");
+    }
+
+    #[test]
+    fn commit_is_bumped_only_while_it_can_move() {
+        let mut p = Progress::new(5, 4, false);
+        p.maybe_update(4);
+        p.become_replicate();
+        p.sent_entries(2, 6);
+        p.sent_commit = 3;
+        assert!(p.can_bump_commit(5));
+        assert!(!p.can_bump_commit(3));
+        p.sent_commit = 6;
+        assert!(
+            !p.can_bump_commit(7),
+            "commit 6 already covers all that was sent"
+        );
     }
 
     #[test]

@@ -60,15 +60,6 @@ fn vm_hwm() -> Option<usize> {
     Some(kb * 1024)
 }
 
-pub(crate) const USAGE: &str = "  raftlab bench [--only core|sim|distinct|paced|sparse] [--quick] [--ticks N]
-                [--nodes N] [--load idle|write] [--checker on|off]
-                [--writes N] [--history-ticks N]
-                                            throughput of the core and the simulator (5, 9,
-                                            64 nodes, or --nodes N); memory and seek time of long histories
-                                            (--writes distinct keys one a tick, default
-                                            100000; --history-ticks with a write every 100
-                                            ticks, default 1000000)";
-
 struct Args {
     only: Option<String>,
     nodes: Option<usize>,
@@ -147,7 +138,9 @@ fn parse(args: &[String]) -> Result<Args, String> {
         };
         match flag.as_str() {
             "--only" => match value.as_str() {
-                "core" | "sim" | "distinct" | "paced" | "sparse" => a.only = Some(value.clone()),
+                "core" | "sim" | "checker" | "parser" | "distinct" | "paced" | "sparse" => {
+                    a.only = Some(value.clone())
+                }
                 other => return Err(format!("--only: unknown part '{other}'")),
             },
             "--nodes" => a.nodes = Some(num()?.clamp(1, 64) as usize),
@@ -180,7 +173,7 @@ pub fn main(args: &[String]) -> i32 {
     let a = match parse(args) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("{e}\nusage:\n{USAGE}");
+            eprintln!("{e}\n{}", super::cli::USAGE);
             return 2;
         }
     };
@@ -219,6 +212,12 @@ pub fn main(args: &[String]) -> i32 {
                 }
             }
         }
+    }
+    if part("checker") {
+        bench_checker();
+    }
+    if part("parser") {
+        bench_parser();
     }
     if part("distinct") && a.writes > 0 {
         bench_distinct(a.writes, 1, "one write a tick");
@@ -424,4 +423,76 @@ fn bench_sparse(ticks: u64) {
         mb(peak)
     );
     print_seeks(&mut tl, 50);
+}
+
+/// The invariant checker's cost per simulated tick as the cluster grows: the incremental
+/// check the simulator runs (only the nodes an event touched) against the full pairwise one.
+fn bench_checker() {
+    use crate::raft::invariants::{Checker, Observed};
+    for n in [5usize, 16, 64] {
+        let ticks = 200;
+        let mut per_tick = [0f64; 3];
+        for (k, check) in [(0, true), (1, false)] {
+            let mut sim = Sim::new(n, Options::default());
+            sim.check_invariants = check;
+            sim.tick(60);
+            let mut full = Checker::new();
+            for i in 0..ticks {
+                let _ = sim.apply(&Action::Propose {
+                    key: format!("k{}", i % 50),
+                    value: i.to_string(),
+                    via: None,
+                });
+                let end = sim.now + super::cluster::TICK_MS;
+                while sim.next_event_time().is_some_and(|t| t <= end) {
+                    let s = Instant::now();
+                    sim.step_event();
+                    per_tick[k] += s.elapsed().as_secs_f64();
+                    if !check {
+                        let s = Instant::now();
+                        let obs: Vec<Observed> = sim
+                            .nodes
+                            .values()
+                            .map(|x| Observed {
+                                raft: &x.raft,
+                                alive: x.status == super::cluster::Status::Running,
+                            })
+                            .collect();
+                        let _ = full.check(&obs);
+                        per_tick[2] += s.elapsed().as_secs_f64();
+                    }
+                }
+                sim.advance_to(end);
+            }
+        }
+        let ms = |x: f64| x * 1000.0 / ticks as f64;
+        println!(
+            "checker:   {n} nodes, 1 proposal/tick: events {:.3} ms/tick with the incremental check, {:.3} without; the full pairwise check would add {:.3}",
+            ms(per_tick[0]),
+            ms(per_tick[1]),
+            ms(per_tick[2])
+        );
+    }
+}
+
+/// Parsing long lines: the time should grow linearly with the length.
+fn bench_parser() {
+    use super::scenario::Script;
+    for mb in [1usize, 2] {
+        let words = mb * 1_000_000 / 2;
+        let say = format!("cluster 3\nsay{}", " x".repeat(words));
+        let nodes: Vec<String> = (0..words / 4)
+            .map(|i| format!("n{}", i % 999 + 1))
+            .collect();
+        let change = format!("cluster 3\nmember change add={}", nodes.join(","));
+        for (what, text) in [("say", say), ("member change", change)] {
+            let s = Instant::now();
+            let _ = Script::parse(&text);
+            println!(
+                "parser:    a {:.1} MB '{what}' line in {:.1} ms",
+                text.len() as f64 / 1e6,
+                s.elapsed().as_secs_f64() * 1000.0
+            );
+        }
+    }
 }

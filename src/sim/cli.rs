@@ -3,6 +3,8 @@
 //! Exit codes: 0 when every expect and await held, 1 when any failed, 2 for a malformed file
 //! or bad usage. Never a panic on any input.
 
+use crate::raft::quorum::quorum_size;
+
 use serde_json::json;
 
 use super::cluster::{Sim, Status};
@@ -10,21 +12,32 @@ use super::player::{LineStatus, Player};
 use super::presets::PRESETS;
 use super::scenario::Script;
 
-fn usage() -> String {
-    format!(
-        "usage:
+pub(crate) const USAGE: &str = "usage:
   raftlab run [--json] [--quiet] FILE.scn   run a scenario (FILE may be preset:NAME)
-{}
-  raftlab presets                           list the narrated presets",
-        super::bench::USAGE
-    )
-}
+  raftlab bench [--only core|sim|checker|parser|distinct|paced|sparse] [--quick]
+                [--ticks N] [--nodes N] [--load idle|write] [--checker on|off]
+                [--writes N] [--history-ticks N]
+                                            figures: throughput of the core and of the
+                                            simulator (5, 9, 64 nodes, or --nodes N), cost of
+                                            the invariant checker, parser on long lines,
+                                            memory and seek time of long histories (--writes
+                                            distinct keys one a tick, default 100000;
+                                            --history-ticks with a write every 100 ticks,
+                                            default 1000000)
+  raftlab presets                           list the narrated presets
+  raftlab compare FILE.scn [--with OPTION=VALUE ...] [--from LINE] [--instead LINE:COMMAND] [--json]
+                                            run two variants in lockstep, report the first divergence
+  raftlab explore FILE.scn [--until COND] [--jobs N] [--budget S] [--schedules N] [--seed N]
+                 [--allow crash,partition,...] [--check invariant,...] [--horizon T] [--actions N] [--liveness K] [--out FILE] [--json]
+                                            search schedules of faults for a failure, shrink it to a scenario";
 
 /// Runs the CLI with `args` (without the program name); returns the exit code.
 pub fn main(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         Some("run") => run(&args[1..]),
         Some("bench") => super::bench::main(&args[1..]),
+        Some("compare") => super::compare_cli::main(&args[1..]),
+        Some("explore") => super::explore_cli::main(&args[1..]),
         Some("presets") => {
             for p in PRESETS {
                 println!("{:<28} {}", p.id, p.title());
@@ -33,17 +46,17 @@ pub fn main(args: &[String]) -> i32 {
             0
         }
         Some("help") | Some("--help") | Some("-h") => {
-            println!("{}", usage());
+            println!("{USAGE}");
             0
         }
         _ => {
-            eprintln!("{}", usage());
+            eprintln!("{USAGE}");
             2
         }
     }
 }
 
-fn load(path: &str) -> Result<String, String> {
+pub(crate) fn load(path: &str) -> Result<String, String> {
     if let Some(id) = path.strip_prefix("preset:") {
         return super::presets::find(id)
             .map(|p| p.text.to_string())
@@ -62,13 +75,13 @@ fn run(args: &[String]) -> i32 {
             "--quiet" => quiet = true,
             f if !f.starts_with("--") && file.is_none() => file = Some(f.to_string()),
             other => {
-                eprintln!("unexpected argument '{other}'\n{}", usage());
+                eprintln!("unexpected argument '{other}'\n{USAGE}");
                 return 2;
             }
         }
     }
     let Some(file) = file else {
-        eprintln!("{}", usage());
+        eprintln!("{USAGE}");
         return 2;
     };
     let text = match load(&file) {
@@ -137,7 +150,7 @@ fn word(id: u64) -> serde_json::Value {
     }
 }
 
-fn summary_json(sim: &Sim, failures: &[String]) -> serde_json::Value {
+pub(crate) fn summary_json(sim: &Sim, failures: &[String]) -> serde_json::Value {
     let cfg = sim.config();
     let nodes: Vec<serde_json::Value> = sim
         .nodes
@@ -180,13 +193,13 @@ fn summary_json(sim: &Sim, failures: &[String]) -> serde_json::Value {
         "nodes": nodes,
         "voters": names(cfg.all_voters().into_iter().collect()),
         "learners": names(cfg.learners.iter().chain(cfg.learners_next.iter()).copied().collect()),
-        "quorum": cfg.voters.len() / 2 + 1,
+        "quorum": quorum_size(&cfg.voters),
         "violations": violations,
         "failures": failures,
     })
 }
 
-fn print_table(sim: &Sim) {
+pub(crate) fn print_table(sim: &Sim) {
     let cfg = sim.config();
     println!(
         "\n{:<5} {:<14} {:<13} {:>5} {:>5} {:>5} {:>7} {:>7} {:>5}  member",
@@ -225,6 +238,6 @@ fn print_table(sim: &Sim) {
         "tick {}  {}  quorum {}",
         sim.now / super::cluster::TICK_MS,
         cfg.describe(),
-        cfg.voters.len() / 2 + 1
+        quorum_size(&cfg.voters)
     );
 }

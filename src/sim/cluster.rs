@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 
 use crate::raft::invariants::{Checker, Observed};
 use crate::raft::{
-    ConfChange, ConfChangeSingle, Config, Message, MsgType, NodeId, Note, Raft, Rng, Role,
+    ConfChange, ConfChangeSingle, Config, Message, MsgType, NodeId, Note, Raft, Rng, Role, StepDown,
 };
 
 use super::action::Action;
@@ -150,6 +150,21 @@ pub struct Sim {
     /// Members ever removed. Like etcd's membership store, a node that has applied the
     /// removal rejects their messages, and the removed member stops when it hears so.
     pub removed: BTreeSet<NodeId>,
+    /// Stable leaders deposed by a higher term: leaders connected to a quorum of running
+    /// voters, without message loss, for at least an election timeout, that stepped down
+    /// because of a higher term other than a leader transfer's. This is the disruption
+    /// pre-vote and check-quorum exist to prevent (a rejoining node with an inflated term).
+    /// Read by the `disruptions` condition.
+    #[serde(default)]
+    pub disruptions: u64,
+    /// The term each node last campaigned in because of a leader transfer (TimeoutNow), so a
+    /// transfer's step-down is not counted as a disruption.
+    #[serde(default)]
+    transfer_campaigns: BTreeMap<NodeId, u64>,
+    /// Since when (ms) each node has been able to reach a quorum, as of the last action
+    /// (only actions change who can reach whom); absent while it cannot.
+    #[serde(default)]
+    reachable_since: BTreeMap<NodeId, u64>,
 }
 
 impl Sim {
@@ -179,11 +194,15 @@ impl Sim {
             conf_reported: BTreeSet::new(),
             last_message: None,
             removed: BTreeSet::new(),
+            disruptions: 0,
+            transfer_campaigns: BTreeMap::new(),
+            reachable_since: BTreeMap::new(),
         };
         for id in 1..=n {
             sim.create_node(id);
             sim.start_node(id);
         }
+        sim.note_reachability();
         sim.log(
             None,
             EventKind::Info,
@@ -193,6 +212,11 @@ impl Sim {
     }
 
     fn create_node(&mut self, id: NodeId) {
+        // A member joins the cluster of the leader that adds it (which matters once
+        // force-new-cluster has split the history in two).
+        if let Some(l) = self.leader() {
+            self.checker.adopt(id, l);
+        }
         let node_rng = self.rng.fork(id);
         let phase = self.rng.range(0, TICK_MS);
         let raft = Raft::new(id, self.genesis.clone(), self.opts.raft_config(), node_rng);
@@ -283,6 +307,35 @@ impl Sim {
         )
     }
 
+    /// Whether running node `id` is connected to a quorum of running voters of each half of
+    /// its own configuration (itself included): nothing forces it to lose leadership.
+    pub fn could_reach_quorum(&self, id: NodeId) -> bool {
+        let Some(n) = self.nodes.get(&id) else {
+            return false;
+        };
+        let cfg = &n.raft.trk.config;
+        let half_ok = |voters: &BTreeSet<NodeId>| {
+            voters.is_empty()
+                || voters
+                    .iter()
+                    .filter(|v| **v == id || (self.is_running(**v) && self.net.connected(id, **v)))
+                    .count()
+                    > voters.len() / 2
+        };
+        self.is_running(id) && half_ok(&cfg.voters) && half_ok(&cfg.outgoing)
+    }
+
+    fn note_reachability(&mut self) {
+        let now = self.now;
+        for id in self.ids() {
+            if self.could_reach_quorum(id) {
+                self.reachable_since.entry(id).or_insert(now);
+            } else {
+                self.reachable_since.remove(&id);
+            }
+        }
+    }
+
     /// A 64-bit digest of the whole protocol state (time, nodes, network, messages in
     /// flight). Equal runs give equal digests on every platform, so a run in the browser can
     /// be compared with the same run natively.
@@ -334,12 +387,22 @@ impl Sim {
         };
         self.now = self.now.max(at);
         self.processed += 1;
+        // What an event can change: the node that ticks; the receiver of a message, and its
+        // sender (told about a snapshot's fate, or stopped as a removed member).
+        let touched = match due {
+            Due::Tick { node, .. } => [node, node],
+            Due::Deliver { msg } => self
+                .net
+                .in_flight
+                .get(&msg)
+                .map_or([0, 0], |f| [f.msg.to, f.msg.from]),
+        };
         let cause = match due {
             Due::Tick { node, epoch } => self.process_tick(node, epoch),
             Due::Deliver { msg } => self.process_delivery(msg),
         };
         if let Some(cause) = cause {
-            self.check(|| cause.words());
+            self.check(|| cause.words(), Some(&touched));
         }
         true
     }
@@ -502,22 +565,12 @@ impl Sim {
                 self.on_conf_applied(id, *req, *index, change, config, removed);
                 return;
             }
-            Note::ProposalDropped { req, reason } | Note::ReadDropped { req, reason } => {
-                if let Some(r) = self.requests.get_mut(req) {
-                    if r.outcome == Outcome::Pending {
-                        r.outcome = Outcome::Rejected {
-                            reason: reason.clone(),
-                        };
-                        let label = r.kind.label();
-                        self.log(
-                            Some(id),
-                            EventKind::Client,
-                            format!("{label} rejected: {reason}"),
-                        );
-                    }
-                } else if *req == 0 {
-                    self.log(Some(id), EventKind::Membership, format!("n{id}: {reason}"));
-                }
+            Note::ProposalDropped { req, reason } => {
+                self.on_refused(id, *req, words::proposal_refusal(*reason));
+                return;
+            }
+            Note::ReadDropped { req, reason } => {
+                self.on_refused(id, *req, words::read_refusal(*reason));
                 return;
             }
             Note::ReadServed { req, index, value } => {
@@ -539,10 +592,52 @@ impl Sim {
                 }
                 return;
             }
+            Note::Campaign {
+                transfer: true,
+                term,
+                ..
+            } => {
+                self.transfer_campaigns.insert(id, *term);
+            }
+            Note::SteppedDown {
+                why: StepDown::HigherTerm { from, term },
+            } => {
+                // Stable: connected to a quorum, with no message loss, for at least an
+                // election timeout, so nothing but the higher term forced it down.
+                let by_transfer = self.transfer_campaigns.get(from) == Some(term);
+                let stable = self
+                    .reachable_since
+                    .get(&id)
+                    .is_some_and(|t| self.now >= t + self.opts.election * TICK_MS)
+                    && self.could_reach_quorum(id)
+                    && self.net.loss == 0;
+                if !by_transfer && stable {
+                    self.disruptions += 1;
+                }
+            }
             _ => {}
         }
         let (kind, text) = words::note(id, &note);
         self.log(Some(id), kind, text);
+    }
+
+    /// A request the core refused: the client learns why.
+    fn on_refused(&mut self, id: NodeId, req: u64, reason: String) {
+        if let Some(r) = self.requests.get_mut(&req) {
+            if r.outcome == Outcome::Pending {
+                r.outcome = Outcome::Rejected {
+                    reason: reason.clone(),
+                };
+                let label = r.kind.label();
+                self.log(
+                    Some(id),
+                    EventKind::Client,
+                    format!("{label} rejected: {reason}"),
+                );
+            }
+        } else if req == 0 {
+            self.log(Some(id), EventKind::Membership, format!("n{id}: {reason}"));
+        }
     }
 
     fn on_conf_applied(
@@ -595,21 +690,25 @@ impl Sim {
         }
     }
 
-    /// Runs the invariant checker; `cause` words the event, only when something broke.
-    fn check(&mut self, cause: impl FnOnce() -> String) {
+    /// Runs the invariant checker on the nodes an event touched (`None`: after a user
+    /// action, every node, and the checker forgets what no node can contradict any more).
+    /// `cause` words the event, only when something broke.
+    fn check(&mut self, cause: impl FnOnce() -> String, touched: Option<&[NodeId]>) {
         if !self.check_invariants {
             return;
         }
-        let observed: Vec<Observed> = self
-            .nodes
-            .values()
-            .filter(|n| !matches!(n.status, Status::NotStarted | Status::Misconfigured))
-            .map(|n| Observed {
-                raft: &n.raft,
-                alive: n.status == Status::Running,
-            })
-            .collect();
-        let found = self.checker.check(&observed);
+        let nodes = &self.nodes;
+        let lookup = |id: NodeId| observed(nodes, id);
+        let found = match touched {
+            Some(t) => self.checker.check_touched(t, &lookup),
+            None => {
+                let ids: Vec<NodeId> = nodes.keys().copied().collect();
+                let found = self.checker.check_touched(&ids, &lookup);
+                let all: Vec<Observed> = ids.iter().filter_map(|id| lookup(*id)).collect();
+                self.checker.prune(&all);
+                found
+            }
+        };
         if found.is_empty() {
             return;
         }
@@ -704,7 +803,8 @@ impl Sim {
     pub fn apply(&mut self, action: &Action) -> Result<(), String> {
         let r = self.apply_inner(action);
         if r.is_ok() {
-            self.check(|| action.to_scn());
+            self.check(|| action.to_scn(), None);
+            self.note_reachability();
         }
         r
     }
@@ -717,6 +817,7 @@ impl Sim {
                 n.status = Status::Killed;
                 n.epoch += 1;
                 self.log(Some(*id), EventKind::Fault, format!("n{id} crashed"));
+                self.fail_reads_via(*id);
             }
             Action::Restart(id) => {
                 let n = self.node_ref(*id)?;
@@ -917,6 +1018,10 @@ impl Sim {
                 if !matches!(n.status, Status::Running | Status::Killed) {
                     return Err(format!("n{id} is {}", n.status.name()));
                 }
+                self.checker.force_new_cluster(*id);
+                // A member removed by the old cluster is the one member of the new one (etcd
+                // rewrites its membership store): members added later must accept it.
+                self.removed.remove(id);
                 self.restart_node(*id, true);
                 self.log(
                     Some(*id),
@@ -945,6 +1050,7 @@ impl Sim {
             Action::Set { name, value } => {
                 let mut o = self.opts.clone();
                 o.set(name, value)?;
+                o.check()?;
                 if o.seed != self.opts.seed {
                     return Err("the seed can only be set when the cluster is created".into());
                 }
@@ -959,7 +1065,27 @@ impl Sim {
         Ok(())
     }
 
+    /// A node that goes down takes its clients' linearizable reads with it: etcd fails
+    /// them (the client sees an error and may retry). The restarted process knows nothing of
+    /// them, so it must never answer one.
+    fn fail_reads_via(&mut self, id: NodeId) {
+        let open: Vec<u64> = self
+            .requests
+            .values()
+            .filter(|r| {
+                r.via == Some(id)
+                    && r.outcome == Outcome::Pending
+                    && matches!(r.kind, ReqKind::Read { .. })
+            })
+            .map(|r| r.id)
+            .collect();
+        for req in open {
+            self.reject(req, format!("n{id} went down before answering"));
+        }
+    }
+
     fn restart_node(&mut self, id: NodeId, force_new_cluster: bool) {
+        self.fail_reads_via(id);
         let node_rng = self.rng.fork(id);
         let cfg = self.opts.raft_config();
         let n = self.nodes.get_mut(&id).expect("caller checked");
@@ -1155,6 +1281,17 @@ impl Sim {
             }
         }
     }
+}
+
+/// The checker's view of node `id`: None until its process started.
+fn observed(nodes: &BTreeMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_>> {
+    nodes
+        .get(&id)
+        .filter(|n| !matches!(n.status, Status::NotStarted | Status::Misconfigured))
+        .map(|n| Observed {
+            raft: &n.raft,
+            alive: n.status == Status::Running,
+        })
 }
 
 /// Keys and values are single words: they must survive a round trip through a scenario line.

@@ -4,6 +4,7 @@
 //! Types are checked when parsing (`n1.term = leader` is an error there, not a failure at
 //! run time); evaluating returns whether it holds and the actual value, for failure messages.
 
+use crate::raft::quorum::quorum_size;
 use serde::{Deserialize, Serialize};
 
 use crate::raft::{NodeId, ProgressState};
@@ -57,6 +58,9 @@ pub enum Lhs {
     Quorum,
     /// Invariant violations so far.
     Violations,
+    /// Leaders deposed by a higher term while they could still reach a quorum
+    /// ([`Sim::disruptions`]).
+    Disruptions,
     /// The last read's outcome: a value, none, pending or rejected.
     Read,
     /// Whether the last read was stale.
@@ -201,6 +205,7 @@ fn parse_lhs(first: Tok, extra: Option<Tok>) -> Result<(Lhs, Kind), ParseError> 
         "learners" => return simple(Lhs::Learners, Kind::Word),
         "quorum" => return simple(Lhs::Quorum, Kind::Int),
         "violations" => return simple(Lhs::Violations, Kind::Int),
+        "disruptions" => return simple(Lhs::Disruptions, Kind::Int),
         "read" => return simple(Lhs::Read, Kind::Word),
         "read.stale" => return simple(Lhs::ReadStale, Kind::Word),
         "outcome" => return simple(Lhs::Outcome, Kind::Word),
@@ -210,7 +215,7 @@ fn parse_lhs(first: Tok, extra: Option<Tok>) -> Result<(Lhs, Kind), ParseError> 
         return Err(err(
             first.col,
             format!(
-                "unknown condition '{}' (expected leader, voters, learners, quorum, read, read.stale, outcome, violations or NODE.field)",
+                "unknown condition '{}' (expected leader, voters, learners, quorum, read, read.stale, outcome, violations, disruptions or NODE.field)",
                 first.s
             ),
         ));
@@ -332,8 +337,9 @@ impl Cond {
                 let c = sim.config();
                 list_word(c.learners.iter().chain(c.learners_next.iter()).copied())
             }
-            Lhs::Quorum => (sim.config().voters.len() / 2 + 1).to_string(),
+            Lhs::Quorum => quorum_size(&sim.config().voters).to_string(),
             Lhs::Violations => sim.violations.len().to_string(),
+            Lhs::Disruptions => sim.disruptions.to_string(),
             Lhs::Read | Lhs::ReadStale => {
                 let r = sim.last_read.and_then(|id| sim.requests.get(&id));
                 let stale_q = self.lhs == Lhs::ReadStale;
@@ -408,6 +414,30 @@ impl Cond {
             Lhs::Match(id, peer) => raft(id)
                 .and_then(|r| r.progress(*peer))
                 .map_or("0".into(), |p| p.matched.to_string()),
+        }
+    }
+
+    /// The opposite condition (`n1.term > 5` becomes `n1.term <= 5`), which holds exactly
+    /// when this one does not. Used to write a counterexample's final `expect`.
+    pub fn negated(&self) -> Cond {
+        let (op, sym) = match self.op {
+            Op::Eq => (Op::Ne, "!="),
+            Op::Ne => (Op::Eq, "="),
+            Op::Lt => (Op::Ge, ">="),
+            Op::Le => (Op::Gt, ">"),
+            Op::Gt => (Op::Le, "<="),
+            Op::Ge => (Op::Lt, "<"),
+        };
+        let lhs_text = OPS
+            .iter()
+            .filter_map(|(s, _)| self.text.find(s))
+            .min()
+            .map_or(self.text.as_str(), |at| self.text[..at].trim_end());
+        Cond {
+            lhs: self.lhs.clone(),
+            op,
+            rhs: self.rhs.clone(),
+            text: format!("{lhs_text} {sym} {}", self.rhs),
         }
     }
 
@@ -506,5 +536,29 @@ mod tests {
         assert_eq!(c.eval(&sim), (false, sim.nodes[&1].raft.term.to_string()));
         let c = parse("learners = none", 1).unwrap();
         assert!(c.eval(&sim).0);
+        let c = parse("disruptions = 0", 1).unwrap();
+        assert!(c.eval(&sim).0);
+    }
+
+    #[test]
+    fn negation_holds_exactly_when_the_condition_does_not() {
+        let mut sim = Sim::new(3, Options::default());
+        sim.tick(40);
+        for text in [
+            "n1.term > 1",
+            "n1.term >= 1",
+            "n1.term < 1",
+            "n1.term <= 1",
+            "n1.term = 1",
+            "n1.term != 1",
+            "leader = n1",
+            "leader != none",
+            "n1.value x = 1",
+        ] {
+            let c = parse(text, 1).unwrap();
+            let n = c.negated();
+            assert_eq!(parse(&n.text, 1).unwrap(), n, "{text}");
+            assert_ne!(c.eval(&sim).0, n.eval(&sim).0, "{text} vs {}", n.text);
+        }
     }
 }

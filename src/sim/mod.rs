@@ -7,21 +7,28 @@
 pub mod action;
 pub mod client;
 pub mod cluster;
+pub mod compare;
 pub mod cond;
 pub mod event;
+pub mod explore;
 pub mod history;
 pub mod network;
 pub mod options;
+pub mod oracle;
 pub mod player;
 pub mod presets;
 pub mod scenario;
 pub mod share;
-mod words;
+pub mod words;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+#[cfg(not(target_arch = "wasm32"))]
+mod compare_cli;
+#[cfg(not(target_arch = "wasm32"))]
+mod explore_cli;
 
 pub use action::Action;
 pub use cluster::{Sim, SimNode, Status, TICK_MS};

@@ -136,6 +136,13 @@ impl Options {
                 ))
             }
         }
+        Ok(())
+    }
+
+    /// Checks the options that constrain each other (the heartbeat must be shorter than the
+    /// election timeout). [`Options::set`] checks one value alone, so a cluster line can name
+    /// them in any order; call this once all are set.
+    pub fn check(&self) -> Result<(), String> {
         if self.heartbeat >= self.election {
             return Err(format!(
                 "heartbeat ({}) must be shorter than election ({})",
@@ -204,6 +211,7 @@ impl Options {
             max_learners: self.max_learners,
             strict_reconfig: self.strict_reconfig,
             unsafe_commit_old_terms: self.unsafe_commit,
+            ..RaftConfig::default()
         }
     }
 }

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::cluster::TICK_MS;
+use super::cond::Cond;
 use super::event::Event;
 use super::history::Timeline;
 use super::scenario::{Script, Stmt};
@@ -44,6 +46,7 @@ pub struct Player {
     pub keep_trace: bool,
     seen_seq: u64,
     seen_violations: usize,
+    active: Option<Active>,
 }
 
 impl Player {
@@ -58,6 +61,7 @@ impl Player {
             keep_trace: false,
             seen_seq: 0,
             seen_violations: 0,
+            active: None,
         }
     }
 
@@ -76,14 +80,17 @@ impl Player {
         self.tl
     }
 
-    /// The index of the next line to run.
+    /// The index of the next line to run (or of the line part way through).
     pub fn next_line(&self) -> Option<usize> {
+        if let Some(a) = &self.active {
+            return Some(a.line);
+        }
         (self.pc < self.script.lines.len()).then_some(self.pc)
     }
 
     /// Whether every line has run.
     pub fn done(&self) -> bool {
-        self.pc >= self.script.lines.len()
+        self.active.is_none() && self.pc >= self.script.lines.len()
     }
 
     /// Results of the lines run so far.
@@ -106,7 +113,7 @@ impl Player {
 
     /// Runs lines until the line at index `line` is next (or the end).
     pub fn run_to(&mut self, line: usize) {
-        while self.pc < line && self.step().is_some() {}
+        while self.next_line().is_some_and(|n| n < line) && self.step().is_some() {}
     }
 
     fn collect(&mut self) {
@@ -120,19 +127,93 @@ impl Player {
         self.seen_seq = sim.event_count;
     }
 
-    fn tick_one(&mut self) {
-        if let Some(tl) = self.tl.as_mut() {
-            tl.tick(1);
-        }
-        self.collect();
+    /// Runs the next line to its end at once; None when there is none. A line that
+    /// [`Player::run_for`] left half done is finished first (and its result returned).
+    pub fn step(&mut self) -> Option<StepResult> {
+        let mut unlimited = u64::MAX;
+        self.run_line(&mut unlimited)
     }
 
-    /// Runs the next line; None when there is none.
-    pub fn step(&mut self) -> Option<StepResult> {
-        let idx = self.next_line()?;
-        let line = self.script.lines[idx].clone();
-        self.pc += 1;
-        let mut status = self.exec(&line.stmt);
+    /// Whether a timed line (`tick`, `at`, `await`) is part way through: `run_for` ran out
+    /// of budget inside it.
+    pub fn line_in_progress(&self) -> bool {
+        self.active.is_some()
+    }
+
+    /// Runs lines until `budget_ms` of simulated time has been used, a narration line has
+    /// run, or the script ends; the UI calls it once per animation frame so that a segment
+    /// between two narrations plays over many frames. Lines that take no time (actions,
+    /// `expect`) cost nothing. A timed line may stop part way and continue on the next call;
+    /// it visits exactly the states [`Player::step`] visits (an `await` still checks its
+    /// condition at the same tick boundaries), so a paced run ends in the same state as an
+    /// instant one.
+    pub fn run_for(&mut self, budget_ms: u64) -> Paced {
+        let mut budget = budget_ms;
+        let mut finished = Vec::new();
+        loop {
+            if self.done() && self.active.is_none() {
+                return Paced {
+                    used_ms: budget_ms - budget,
+                    finished,
+                    stop: PacedStop::End,
+                };
+            }
+            match self.run_line(&mut budget) {
+                Some(r) => {
+                    let narration = matches!(r.status, LineStatus::Narration(_));
+                    finished.push(r);
+                    if narration {
+                        return Paced {
+                            used_ms: budget_ms - budget,
+                            finished,
+                            stop: PacedStop::Narration,
+                        };
+                    }
+                }
+                None if self.active.is_some() => {
+                    return Paced {
+                        used_ms: budget_ms - budget,
+                        finished,
+                        stop: PacedStop::Budget,
+                    };
+                }
+                None => {
+                    return Paced {
+                        used_ms: budget_ms - budget,
+                        finished,
+                        stop: PacedStop::End,
+                    };
+                }
+            }
+        }
+    }
+
+    /// Runs (or continues) one line within `budget` ms; returns its result when it ended,
+    /// None when the budget ran out inside it or there was no line.
+    fn run_line(&mut self, budget: &mut u64) -> Option<StepResult> {
+        let (idx, mut timed) = match self.active.take() {
+            Some(a) => (a.line, a.timed),
+            None => {
+                let idx = self.next_line()?;
+                let line = self.script.lines[idx].clone();
+                self.pc += 1;
+                match self.begin(&line.stmt) {
+                    Begun::Done(status) => return Some(self.finish(idx, status)),
+                    Begun::Timed(t) => (idx, t),
+                }
+            }
+        };
+        match self.drive(&mut timed, budget) {
+            Some(status) => Some(self.finish(idx, status)),
+            None => {
+                self.active = Some(Active { line: idx, timed });
+                None
+            }
+        }
+    }
+
+    /// Records a line's result, turning an unexpected invariant violation into a failure.
+    fn finish(&mut self, idx: usize, mut status: LineStatus) -> StepResult {
         self.collect();
         if let Some(tl) = &self.tl {
             let v = &tl.sim().violations;
@@ -152,86 +233,190 @@ impl Player {
         }
         let r = StepResult {
             line: idx,
-            lineno: line.lineno,
+            lineno: self.script.lines[idx].lineno,
             status,
         };
         self.results.push(r.clone());
-        Some(r)
+        r
     }
 
-    fn exec(&mut self, stmt: &Stmt) -> LineStatus {
+    fn now(&self) -> u64 {
+        self.tl.as_ref().map_or(0, |t| t.sim().now)
+    }
+
+    /// Moves the clock toward `target` by at most `budget` ms (taken from the budget).
+    fn advance_toward(&mut self, target: u64, budget: &mut u64) {
+        let now = self.now();
+        if target <= now {
+            return;
+        }
+        let step = (target - now).min(*budget);
+        if step == 0 {
+            return;
+        }
+        if let Some(tl) = self.tl.as_mut() {
+            tl.advance_to(now + step);
+        }
+        *budget -= step;
+        self.collect();
+    }
+
+    /// Starts a line: lines that take no time run to the end here.
+    fn begin(&mut self, stmt: &Stmt) -> Begun {
         if let Stmt::Cluster { n, opts } = stmt {
             self.tl = Some(Timeline::new(*n, opts.clone()));
             self.collect();
-            return LineStatus::Ok;
+            return Begun::Done(LineStatus::Ok);
         }
         if self.tl.is_none() {
-            return LineStatus::Failed("no cluster yet".into());
+            return Begun::Done(LineStatus::Failed("no cluster yet".into()));
         }
+        let now = self.now();
         match stmt {
-            Stmt::Cluster { .. } => LineStatus::Ok,
-            Stmt::Tick(n) => {
-                for _ in 0..*n {
-                    self.tick_one();
-                }
-                LineStatus::Ok
-            }
-            Stmt::At { time, then } => {
-                loop {
-                    let now = self.tl.as_ref().map_or(0, |t| t.sim().now);
-                    if now >= *time {
-                        break;
-                    }
-                    let step = (*time - now).min(super::cluster::TICK_MS);
-                    if let Some(tl) = self.tl.as_mut() {
-                        tl.advance_to(now + step);
-                    }
-                    self.collect();
-                }
-                match then {
-                    Some(s) => self.exec(s),
-                    None => LineStatus::Ok,
-                }
-            }
-            Stmt::Await { cond, within } => {
-                // Checked now and after each of at most `within` ticks.
-                for i in 0..=*within {
-                    let sim = self.tl.as_ref().map(|t| t.sim());
-                    if sim.is_some_and(|s| cond.eval(s).0) {
-                        return LineStatus::Ok;
-                    }
-                    if i < *within {
-                        self.tick_one();
-                    }
-                }
-                let actual = self
-                    .tl
-                    .as_ref()
-                    .map_or(String::new(), |t| cond.actual(t.sim()));
-                LineStatus::Failed(format!(
-                    "await {} not met within {within} ticks: actual {actual}",
-                    cond.text
-                ))
-            }
+            Stmt::Cluster { .. } => Begun::Done(LineStatus::Ok),
+            Stmt::Tick(n) => Begun::Timed(Timed::Until {
+                target: now.saturating_add(n.saturating_mul(TICK_MS)),
+                then: None,
+            }),
+            Stmt::At { time, then } => Begun::Timed(Timed::Until {
+                target: *time,
+                then: then.clone(),
+            }),
+            Stmt::Await { cond, within } => Begun::Timed(Timed::Await {
+                cond: cond.clone(),
+                within: *within,
+                checked: 0,
+                boundary: now,
+            }),
             Stmt::Expect(cond) => {
                 let (ok, actual) = self
                     .tl
                     .as_ref()
                     .map_or((false, String::new()), |t| cond.eval(t.sim()));
-                if ok {
+                Begun::Done(if ok {
                     LineStatus::Ok
                 } else {
                     LineStatus::Failed(format!("expect {}: actual {actual}", cond.text))
-                }
+                })
             }
-            Stmt::Say(text) => LineStatus::Narration(text.clone()),
-            Stmt::Act(a) => match self.tl.as_mut().map(|t| t.act(a.clone())) {
+            Stmt::Say(text) => Begun::Done(LineStatus::Narration(text.clone())),
+            // A comparison and an exploration are run by `raftlab compare` / `explore`;
+            // played alone, a scenario is its run A.
+            Stmt::Compare(_) | Stmt::Explore(_) => Begun::Done(LineStatus::Ok),
+            Stmt::Only { side, stmt } => match side {
+                super::scenario::Side::A => self.begin(stmt),
+                super::scenario::Side::B => Begun::Done(LineStatus::Ok),
+            },
+            Stmt::Act(a) => Begun::Done(match self.tl.as_mut().map(|t| t.act(a.clone())) {
                 Some(Ok(())) => LineStatus::Ok,
                 Some(Err(e)) => LineStatus::Failed(e),
                 None => LineStatus::Failed("no cluster yet".into()),
-            },
+            }),
         }
     }
+
+    /// Continues a timed line within `budget`; its status once it ended.
+    fn drive(&mut self, timed: &mut Timed, budget: &mut u64) -> Option<LineStatus> {
+        loop {
+            match timed {
+                Timed::Until { target, then } => {
+                    self.advance_toward(*target, budget);
+                    if self.now() < *target {
+                        return None;
+                    }
+                    let Some(next) = then.take() else {
+                        return Some(LineStatus::Ok);
+                    };
+                    match self.begin(&next) {
+                        Begun::Done(status) => return Some(status),
+                        Begun::Timed(t) => *timed = t,
+                    }
+                }
+                Timed::Await {
+                    cond,
+                    within,
+                    checked,
+                    boundary,
+                } => {
+                    // The condition is checked when the line starts and after each of at most
+                    // `within` ticks: at the same moments however the time is sliced.
+                    if self.now() >= *boundary {
+                        let holds = self.tl.as_ref().is_some_and(|t| cond.eval(t.sim()).0);
+                        if holds {
+                            return Some(LineStatus::Ok);
+                        }
+                        if *checked >= *within {
+                            let actual = self
+                                .tl
+                                .as_ref()
+                                .map_or(String::new(), |t| cond.actual(t.sim()));
+                            return Some(LineStatus::Failed(format!(
+                                "await {} not met within {within} ticks: actual {actual}",
+                                cond.text
+                            )));
+                        }
+                        *checked += 1;
+                        *boundary += TICK_MS;
+                    }
+                    let target = *boundary;
+                    self.advance_toward(target, budget);
+                    if self.now() < target {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Why [`Player::run_for`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacedStop {
+    /// The time budget is used up (a line may be part way through).
+    Budget,
+    /// A narration line ran: the UI shows it and waits.
+    Narration,
+    /// Every line has run.
+    End,
+}
+
+/// What one [`Player::run_for`] call did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Paced {
+    /// Simulated time used, ms (at most the budget).
+    pub used_ms: u64,
+    /// The lines that ended during the call, in order.
+    pub finished: Vec<StepResult>,
+    /// Why it returned.
+    pub stop: PacedStop,
+}
+
+/// A line that takes time, part way through.
+#[derive(Clone, Debug)]
+enum Timed {
+    /// `tick` or `at`: the clock moves to `target`, then `then` runs.
+    Until {
+        target: u64,
+        then: Option<Box<Stmt>>,
+    },
+    /// `await`: `checked` ticks done; the condition is next checked at `boundary`.
+    Await {
+        cond: Cond,
+        within: u64,
+        checked: u64,
+        boundary: u64,
+    },
+}
+
+#[derive(Clone, Debug)]
+struct Active {
+    line: usize,
+    timed: Timed,
+}
+
+enum Begun {
+    Done(LineStatus),
+    Timed(Timed),
 }
 
 #[cfg(test)]
@@ -255,5 +440,96 @@ mod tests {
         );
         assert_eq!(f[1].lineno, 6);
         assert!(matches!(p.results()[3].status, LineStatus::Narration(ref t) if t == "hi"));
+    }
+
+    fn instant(text: &str) -> Player {
+        let mut p = Player::new(Script::parse(text).unwrap());
+        p.run_all();
+        p
+    }
+
+    /// Plays with `budget` ms per call, continuing after each narration, as the UI does.
+    fn paced(text: &str, budget: u64) -> (Player, usize) {
+        let mut p = Player::new(Script::parse(text).unwrap());
+        let mut calls = 0;
+        loop {
+            calls += 1;
+            let r = p.run_for(budget);
+            assert!(r.used_ms <= budget, "used {} of {budget}", r.used_ms);
+            if r.stop == PacedStop::End {
+                break;
+            }
+        }
+        (p, calls)
+    }
+
+    #[test]
+    fn paced_play_of_every_preset_matches_the_instant_run() {
+        for preset in crate::sim::presets::PRESETS {
+            let fast = instant(preset.text);
+            let want = fast.timeline().unwrap().sim().fingerprint();
+            for budget in [1, 16, 37, 250] {
+                let (slow, _) = paced(preset.text, budget);
+                assert_eq!(
+                    slow.results(),
+                    fast.results(),
+                    "{} at {budget} ms",
+                    preset.id
+                );
+                assert_eq!(
+                    slow.timeline().unwrap().sim().fingerprint(),
+                    want,
+                    "{} at {budget} ms",
+                    preset.id
+                );
+                assert!(slow.done());
+            }
+        }
+    }
+
+    #[test]
+    fn a_segment_plays_over_many_budgets_and_pauses_on_the_next_narration() {
+        let text =
+            "cluster 3 seed=1\nsay wait\nawait leader != none within 40\nsay elected\ntick 2\n";
+        let mut p = Player::new(Script::parse(text).unwrap());
+        let first = p.run_for(16);
+        assert_eq!(first.stop, PacedStop::Narration);
+        assert_eq!(first.used_ms, 0, "cluster and say take no time");
+        let mut calls = 0;
+        let mut last_now = p.timeline().unwrap().sim().now;
+        loop {
+            let r = p.run_for(16);
+            calls += 1;
+            let now = p.timeline().unwrap().sim().now;
+            assert!(now >= last_now && now - last_now <= 16);
+            last_now = now;
+            if r.stop == PacedStop::Narration {
+                assert!(
+                    matches!(r.finished.last().unwrap().status, LineStatus::Narration(ref t) if t == "elected")
+                );
+                break;
+            }
+            assert_eq!(r.stop, PacedStop::Budget);
+            assert!(p.line_in_progress());
+            assert_eq!(p.next_line(), Some(2), "the await is the current line");
+        }
+        // The first election takes over a second of simulated time: many frames, not one.
+        assert!(calls > 50, "only {calls} calls");
+        assert!(p.timeline().unwrap().sim().leader().is_some());
+    }
+
+    #[test]
+    fn step_finishes_a_line_left_part_way() {
+        let mut p =
+            Player::new(Script::parse("cluster 3\ntick 10\nexpect violations = 0\n").unwrap());
+        p.step();
+        assert_eq!(p.run_for(250).stop, PacedStop::Budget);
+        assert_eq!(p.timeline().unwrap().sim().now, 250);
+        assert!(!p.done());
+        let r = p.step().unwrap();
+        assert_eq!((r.line, r.status), (1, LineStatus::Ok));
+        assert_eq!(p.timeline().unwrap().sim().now, 1000);
+        p.run_all();
+        assert!(p.done() && p.failures().is_empty());
     }
 }

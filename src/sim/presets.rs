@@ -1,5 +1,6 @@
 //! The narrated presets: one `.scn` file per lesson, shipped inside the app and run by the
-//! tests. Each file starts with `# title:` and `# description:` lines.
+//! tests. Each file starts with `# title:`, `# description:`, `# group:` and `# recap:` lines
+//! (see `docs/scenario-language.md`, "Lesson headers").
 
 /// One preset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +30,22 @@ impl Preset {
     /// Its one-line description.
     pub fn description(&self) -> &'static str {
         self.header("description")
+    }
+
+    /// The group of lessons it belongs to (one of [`GROUPS`]; "" when the header is missing).
+    pub fn group(&self) -> &'static str {
+        self.header("group")
+    }
+
+    /// What a student should take away, shown when the lesson ends ("" when missing).
+    pub fn recap(&self) -> &'static str {
+        self.header("recap")
+    }
+
+    /// The preset after this one in teaching order.
+    pub fn next(&self) -> Option<&'static Preset> {
+        let i = PRESETS.iter().position(|p| p.id == self.id)?;
+        PRESETS.get(i + 1)
     }
 }
 
@@ -62,9 +79,49 @@ presets![
     "18-linearizable-vs-serializable",
     "19-figure-8",
     "20-figure-8-unsafe",
+    "21-compare-prevote-rejoin",
+    "22-compare-learner-vs-voter",
+    "23-compare-checkquorum-isolated-leader",
+    "24-compare-figure-8-rule",
+    "25-explore-figure-8-unsafe",
+    "26-explore-disruptive-rejoin",
+    "27-explore-defaults-hold",
+];
+
+/// The lesson groups, in teaching order.
+pub const GROUPS: [&str; 4] = [
+    "basics",
+    "failures",
+    "membership & learners",
+    "etcd internals",
 ];
 
 /// The preset with this id.
 pub fn find(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_has_lesson_headers() {
+        for p in PRESETS {
+            assert!(!p.title().is_empty(), "{}: no title", p.id);
+            assert!(!p.description().is_empty(), "{}: no description", p.id);
+            assert!(
+                GROUPS.contains(&p.group()),
+                "{}: group '{}'",
+                p.id,
+                p.group()
+            );
+            assert!(!p.recap().is_empty(), "{}: no recap", p.id);
+        }
+        for g in GROUPS {
+            assert!(PRESETS.iter().any(|p| p.group() == g), "group {g} is empty");
+        }
+        assert_eq!(PRESETS[0].next().map(|p| p.id), Some("02-leader-killed"));
+        assert!(PRESETS.last().unwrap().next().is_none());
+    }
 }

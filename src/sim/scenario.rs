@@ -61,6 +61,29 @@ pub enum Stmt {
     Say(String),
     /// A user action.
     Act(Action),
+    /// `compare [OPTION=VALUE ...]`: this scenario is a comparison. Here the run forks into
+    /// run A (the scenario as written) and run B, which from this point on has these options
+    /// and runs the `B:` lines instead of the `A:` lines. `raftlab run` plays run A only.
+    Compare(Vec<(String, String)>),
+    /// `A: COMMAND` or `B: COMMAND`: a command for one run of a comparison only.
+    Only {
+        /// The run it belongs to.
+        side: Side,
+        /// The command.
+        stmt: Box<Stmt>,
+    },
+    /// `explore ...`: where and how `raftlab explore` searches for a failing schedule (a
+    /// no-op when the scenario is played).
+    Explore(super::explore::ExploreSpec),
+}
+
+/// One of the two runs of a comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The scenario as written (the run `raftlab run` plays).
+    A,
+    /// The variant.
+    B,
 }
 
 /// One parsed line.
@@ -88,28 +111,37 @@ pub(crate) struct Tok<'a> {
     pub(crate) col: usize,
 }
 
+/// Splits a line into words with their 1-based character columns, in one pass (columns are
+/// counted as the scan goes, so a long line costs time linear in its length).
 pub(crate) fn tokenize(line: &str) -> Vec<Tok<'_>> {
     let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in line.char_indices() {
+    // (byte offset, column) of the word being read.
+    let mut start: Option<(usize, usize)> = None;
+    for (col0, (i, c)) in line.char_indices().enumerate() {
+        #[cfg(test)]
+        VISITED.with(|v| v.set(v.get() + 1));
         if c.is_whitespace() {
-            if let Some(s) = start.take() {
+            if let Some((s, col)) = start.take() {
                 out.push(Tok {
                     s: &line[s..i],
-                    col: line[..s].chars().count() + 1,
+                    col,
                 });
             }
         } else if start.is_none() {
-            start = Some(i);
+            start = Some((i, col0 + 1));
         }
     }
-    if let Some(s) = start {
-        out.push(Tok {
-            s: &line[s..],
-            col: line[..s].chars().count() + 1,
-        });
+    if let Some((s, col)) = start {
+        out.push(Tok { s: &line[s..], col });
     }
     out
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Characters looked at by the tokenizer and by column-to-byte conversions: the counted
+    /// measure of the parser's work that the linearity test compares across input sizes.
+    pub(crate) static VISITED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// An error at column `col` of the current line (the line number is filled in later).
@@ -205,6 +237,10 @@ pub const COMMANDS: &[&str] = &[
     "force-new-cluster",
     "drop",
     "set",
+    "compare",
+    "A:",
+    "B:",
+    "explore",
 ];
 
 fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
@@ -229,6 +265,9 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                     .ok_or_else(|| err(t.col, format!("expected OPTION=VALUE, got '{}'", t.s)))?;
                 opts.set(k, v).map_err(|m| err(t.col, m))?;
             }
+            // Options that constrain each other are checked together, in any order.
+            opts.check()
+                .map_err(|m| err(toks.last().map_or(cmd.col, |t| t.col), m))?;
             Stmt::Cluster {
                 n: n as usize,
                 opts,
@@ -435,6 +474,47 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             })
         }
         "member" => parse_member(toks, len)?,
+        "compare" => {
+            let mut opts = Vec::new();
+            for t in &toks[1..] {
+                let (k, v) = t
+                    .s
+                    .split_once('=')
+                    .ok_or_else(|| err(t.col, format!("expected OPTION=VALUE, got '{}'", t.s)))?;
+                if k == "seed" {
+                    return Err(err(
+                        t.col,
+                        "both runs of a comparison share the seed: compare other options",
+                    ));
+                }
+                Options::default().set(k, v).map_err(|m| err(t.col, m))?;
+                opts.push((k.to_string(), v.to_string()));
+            }
+            Stmt::Compare(opts)
+        }
+        "A:" | "B:" => {
+            let side = if cmd.s == "A:" { Side::A } else { Side::B };
+            let t = need(toks, 1, len, "a command after the run's name")?;
+            let rest = &line[line_byte(line, t.col)..];
+            let inner = parse_stmt(rest, &tokenize(rest)).map_err(|mut e| {
+                e.col += t.col - 1;
+                e
+            })?;
+            if matches!(
+                inner,
+                Stmt::Cluster { .. } | Stmt::Compare(_) | Stmt::Only { .. } | Stmt::Explore(_)
+            ) {
+                return Err(err(
+                    t.col,
+                    "'A:' and 'B:' take an action, tick, at, await, expect or say",
+                ));
+            }
+            Stmt::Only {
+                side,
+                stmt: Box::new(inner),
+            }
+        }
+        "explore" => Stmt::Explore(super::explore::ExploreSpec::parse(line, toks)?),
         other => {
             return Err(err(
                 cmd.col,
@@ -534,6 +614,8 @@ fn parse_member(toks: &[Tok], len: usize) -> Result<Stmt, ParseError> {
 
 /// Byte offset of a 1-based character column.
 pub(crate) fn line_byte(line: &str, col: usize) -> usize {
+    #[cfg(test)]
+    VISITED.with(|v| v.set(v.get() + col as u64));
     line.char_indices()
         .nth(col.saturating_sub(1))
         .map_or(line.len(), |(i, _)| i)
@@ -542,7 +624,11 @@ pub(crate) fn line_byte(line: &str, col: usize) -> usize {
 impl Script {
     /// Parses a whole scenario. The first command must be `cluster`, and only the first.
     pub fn parse(text: &str) -> Result<Script, ParseError> {
+        // A UTF-8 byte order mark (some editors write one) is not part of the first line.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lines = Vec::new();
+        // The options in force at each line, so `set` is checked against the cluster's.
+        let mut opts = Options::default();
         for (i, raw) in text.lines().enumerate() {
             let lineno = i + 1;
             // `#` starts a comment, except inside narration, where it is text.
@@ -559,7 +645,46 @@ impl Script {
                 e.line = lineno;
                 e
             })?;
+            match &stmt {
+                Stmt::Cluster { opts: o, .. } => opts = o.clone(),
+                Stmt::Act(Action::Set { name, value }) => {
+                    let at = toks.get(1).map_or(toks[0].col, |t| t.col);
+                    let fail = |m: String| ParseError {
+                        line: lineno,
+                        col: at,
+                        message: m,
+                    };
+                    opts.set(name, value).map_err(fail)?;
+                    opts.check().map_err(fail)?;
+                }
+                _ => {}
+            }
             let is_cluster = matches!(stmt, Stmt::Cluster { .. });
+            let at = |message: &str| ParseError {
+                line: lineno,
+                col: toks[0].col,
+                message: message.into(),
+            };
+            match &stmt {
+                Stmt::Compare(_)
+                    if lines
+                        .iter()
+                        .any(|l: &Line| matches!(l.stmt, Stmt::Compare(_))) =>
+                {
+                    return Err(at("a scenario compares at most once: one 'compare' line"));
+                }
+                Stmt::Explore(_)
+                    if lines
+                        .iter()
+                        .any(|l: &Line| matches!(l.stmt, Stmt::Explore(_))) =>
+                {
+                    return Err(at("a scenario has at most one 'explore' line"));
+                }
+                Stmt::Only { .. } if !lines.iter().any(|l| matches!(l.stmt, Stmt::Compare(_))) => {
+                    return Err(at("'A:' and 'B:' lines come after a 'compare' line"));
+                }
+                _ => {}
+            }
             if lines.is_empty() && !is_cluster {
                 return Err(ParseError {
                     line: lineno,
@@ -687,5 +812,69 @@ mod tests {
         let x = e("cluster 3\nkill ñ1");
         assert_eq!((x.line, x.col), (2, 6));
         assert!(Script::parse("cluster 3\nexpect n1.value ключ = é").is_ok());
+    }
+
+    #[test]
+    fn cluster_options_are_checked_together_in_any_order() {
+        for line in [
+            "cluster 3 heartbeat=20 election=30",
+            "cluster 3 election=30 heartbeat=20",
+        ] {
+            let s = Script::parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            let Stmt::Cluster { opts, .. } = &s.lines[0].stmt else {
+                panic!("not a cluster line")
+            };
+            assert_eq!((opts.heartbeat, opts.election), (20, 30));
+        }
+        let x = e("cluster 3 election=30 heartbeat=40");
+        assert!(x.message.contains("shorter than election (30)"), "{x}");
+    }
+
+    #[test]
+    fn set_is_checked_against_the_clusters_options() {
+        assert!(Script::parse("cluster 3 election=30\nset heartbeat=20").is_ok());
+        let x = e("cluster 3\nset heartbeat=20");
+        assert_eq!((x.line, x.col), (2, 5));
+        assert!(x.message.contains("shorter than election (10)"), "{x}");
+        // Each set changes the options the next one is checked against.
+        assert!(Script::parse("cluster 3\nset election=50\nset heartbeat=20").is_ok());
+        assert!(Script::parse("cluster 3 election=30 heartbeat=20\nset election=15").is_err());
+    }
+
+    #[test]
+    fn a_utf8_byte_order_mark_is_ignored() {
+        let s = Script::parse("\u{feff}cluster 3\ntick 2").expect("BOM ignored");
+        assert_eq!(s.lines.len(), 2);
+        assert_eq!(s.lines[0].text, "cluster 3");
+    }
+
+    /// The parser's work, counted in characters looked at, grows linearly with the line:
+    /// a line eight times as long costs at most a little over eight times as much (columns
+    /// used to be recounted from the start of the line for every word: quadratic).
+    #[test]
+    fn parsing_is_linear_in_the_input() {
+        let work = |words: usize| {
+            let mut lines = Vec::new();
+            let say: String = "say".to_string() + &" é".repeat(words);
+            lines.push(say);
+            let nodes: Vec<String> = (1..=words).map(|i| format!("n{}", i % 999 + 1)).collect();
+            lines.push(format!("member change add={}", nodes.join(",")));
+            lines.push(format!("expect leader {}= n1", " ".repeat(words)));
+            lines.push(format!("kill{}", " n1".repeat(words)));
+            let mut total = 0;
+            for l in lines {
+                VISITED.with(|v| v.set(0));
+                let _ = Script::parse(&format!("cluster 3\n{l}"));
+                total += VISITED.with(|v| v.get());
+            }
+            total
+        };
+        let (small, big) = (work(2_000), work(16_000));
+        assert!(small > 0);
+        assert!(
+            big * 100 <= small * 8 * 105,
+            "8x the input cost {:.1}x the work",
+            big as f64 / small as f64
+        );
     }
 }

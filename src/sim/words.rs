@@ -1,6 +1,9 @@
 //! Notes from the core, worded for people: "n3 election timeout: pre-vote for term 4".
 
-use crate::raft::{NodeId, Note, StepDown};
+use crate::raft::{
+    CampaignRefusal, ConfChangeError, NodeId, Note, ProposalRefusal, ReadRefusal, StepDown,
+    TransferAbort, TransferRefusal, VoteRefusal,
+};
 
 use super::event::EventKind;
 
@@ -26,7 +29,10 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, String) {
             term,
             ..
         } => (Election, format!("n{id} campaigns for term {term}")),
-        Note::CampaignRefused { reason } => (Election, format!("n{id} cannot campaign: {reason}")),
+        Note::CampaignRefused { reason } => (
+            Election,
+            format!("n{id} cannot campaign: {}", campaign_refusal(*reason)),
+        ),
         Note::BecameLeader { term } => (Leader, format!("n{id} became leader for term {term}")),
         Note::CampaignLost {
             pre_vote,
@@ -67,7 +73,10 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, String) {
             } else {
                 (
                     Vote,
-                    format!("n{id} rejects {what} for n{candidate} (term {term}): {reason}"),
+                    format!(
+                        "n{id} rejects {what} for n{candidate} (term {term}): {}",
+                        reason.map(vote_refusal).unwrap_or_default()
+                    ),
                 )
             }
         }
@@ -103,18 +112,111 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, String) {
         ),
         Note::TransferRefused { to, reason } => (
             Leader,
-            format!("move leader to n{to} refused: {reason}"),
+            format!("move leader to n{to} refused: {}", transfer_refusal(*reason)),
         ),
-        Note::TransferAborted { to } => (
+        Note::TransferAborted { to, why } => (
             Leader,
-            format!("n{id} aborted the transfer to n{to}: not done within an election timeout"),
+            format!(
+                "n{id} aborted the transfer to n{to}: {}",
+                transfer_abort(*why)
+            ),
         ),
         Note::Applied { req, index } => (Client, format!("request {req} applied at {index}")),
         Note::ConfApplied { change, index, .. } => {
             (Membership, format!("n{id} applied {change} at {index}"))
         }
-        Note::ProposalDropped { reason, .. } => (Client, format!("n{id} dropped a proposal: {reason}")),
+        Note::ProposalDropped { reason, .. } => (
+            Client,
+            format!("n{id} dropped a proposal: {}", proposal_refusal(*reason)),
+        ),
         Note::ReadServed { req, index, .. } => (Read, format!("read {req} served at {index}")),
-        Note::ReadDropped { reason, .. } => (Read, format!("n{id} dropped a read: {reason}")),
+        Note::ReadDropped { reason, .. } => (
+            Read,
+            format!("n{id} dropped a read: {}", read_refusal(*reason)),
+        ),
+    }
+}
+
+/// Why a node could not campaign, in words.
+pub fn campaign_refusal(r: CampaignRefusal) -> String {
+    match r {
+        CampaignRefusal::Learner => "a learner never campaigns".into(),
+        CampaignRefusal::NotVoter => "not a voter of its configuration".into(),
+        CampaignRefusal::UnappliedConfChange => {
+            "a committed configuration change is not applied yet".into()
+        }
+    }
+}
+
+/// Why a vote was refused, in words.
+pub fn vote_refusal(r: VoteRefusal) -> String {
+    match r {
+        VoteRefusal::AlreadyVoted { vote, term } => {
+            format!("already voted for n{vote} in term {term}")
+        }
+        VoteRefusal::FollowsLeader { lead } => format!("follows leader n{lead}"),
+        VoteRefusal::LogBehind {
+            index,
+            term,
+            last_index,
+            last_term,
+        } => format!(
+            "its log (last {index}/term {term}) is behind mine (last {last_index}/term {last_term})"
+        ),
+    }
+}
+
+/// Why a configuration change does not fit the configuration, in words.
+pub fn conf_change_error(e: ConfChangeError) -> String {
+    match e {
+        ConfChangeError::AlreadyJoint => "must leave the joint configuration first".into(),
+        ConfChangeError::NotJoint => "not in a joint configuration".into(),
+        ConfChangeError::NoVoters => "removing all voters is not allowed".into(),
+        ConfChangeError::VoterAndLearner(id) => format!("n{id} would be both voter and learner"),
+        ConfChangeError::TooManyVoterChanges => {
+            "more than one voter changed without entering a joint configuration".into()
+        }
+    }
+}
+
+/// Why a proposal was dropped, in words.
+pub fn proposal_refusal(r: ProposalRefusal) -> String {
+    match r {
+        ProposalRefusal::NoLeader => "no leader".into(),
+        ProposalRefusal::LeaderRemoved => "the leader was removed from the configuration".into(),
+        ProposalRefusal::TransferInProgress { to } => {
+            format!("leadership transfer to n{to} in progress")
+        }
+        ProposalRefusal::ConfChangePending { index, applied } => format!(
+            "a configuration change is already pending (index {index}, applied {applied}); \
+             it became an empty entry"
+        ),
+        ProposalRefusal::ConfChange(e) => conf_change_error(e),
+    }
+}
+
+/// Why a read was dropped, in words.
+pub fn read_refusal(r: ReadRefusal) -> String {
+    match r {
+        ReadRefusal::NoLeader => "no leader".into(),
+        ReadRefusal::LeadershipChanged => "leadership changed before the read was confirmed".into(),
+    }
+}
+
+/// Why a leader transfer was refused, in words.
+pub fn transfer_refusal(r: TransferRefusal) -> String {
+    match r {
+        TransferRefusal::NotMember => "not a member".into(),
+        TransferRefusal::Learner => "it is a learner; leadership cannot move to a learner".into(),
+        TransferRefusal::AlreadyLeader => "it is already the leader".into(),
+    }
+}
+
+/// Why a pending leader transfer was given up, in words.
+pub fn transfer_abort(r: TransferAbort) -> String {
+    match r {
+        TransferAbort::Timeout => "not done within an election timeout".into(),
+        TransferAbort::Superseded { by } => format!("a transfer to n{by} was requested"),
+        TransferAbort::TransfereeRemoved => "the transferee is no longer a voter".into(),
     }
 }

@@ -44,7 +44,10 @@ pub fn render(v: &View) -> Html {
     if last.is_none() && latest.is_none() {
         return html! {
             <div class="action-bar hint">
-                { "Click a node to act on it, or use the panels on the right. Every action shows its etcdctl equivalent here." }
+                { "Click a node to act on it, or use the panels " }
+                <span class="wide-only">{ "on the right" }</span>
+                <span class="narrow-only">{ "below" }</span>
+                { ". Every action shows its etcdctl equivalent here." }
             </div>
         };
     }

@@ -1,168 +1,57 @@
-//! The app component: it owns the run (a [`Timeline`], or a scenario [`Player`] holding one),
-//! the animation clock and the view state, turns clicks into [`Action`]s and renders the
-//! panels. No protocol logic lives here: everything shown is read from the simulator.
+//! The app component, the one reducer at the top: it owns the run (a [`Timeline`], or a
+//! [`Lesson`] holding one), the animation clock and the view state ([`Ui`]), and turns each
+//! [`Msg`] into simulator actions. No protocol logic lives here: everything shown is read
+//! from the simulator. The page is laid out in `page.rs`; the address bar is read in
+//! `location.rs`.
 
-use yew::html::Scope;
 use yew::prelude::*;
 
-use crate::raft::NodeId;
 use crate::sim::event::EventKind;
 use crate::sim::history::Timeline;
-use crate::sim::player::{LineStatus, Player};
-use crate::sim::scenario::Script;
-use crate::sim::{presets, share, Action, Options, Sim, TICK_MS};
+use crate::sim::{share, Action, Options, TICK_MS};
 
 use super::dom::{self, FrameClock, KeyListener};
-use super::forms::{Field, Forms};
-use super::{
-    action_bar, cluster_view, config_view, event_log, help, log_view, message_view, player_panel,
-    progress_view, tabs, timeline_bar, toolbar,
-};
+use super::forms::Forms;
+use super::lesson::Lesson;
+use super::pace::{self, Pace};
+use super::{log_view, page};
 
-/// The right-hand panel shown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tab {
-    Node,
-    Network,
-    Members,
-    Client,
-    Scenario,
-    Share,
-}
-
-/// Colour theme: the system's, or forced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Theme {
-    Auto,
-    Light,
-    Dark,
-}
-
-/// One action the person took, with what it meant and whether it made sense.
-#[derive(Clone, Debug)]
-pub struct LastAction {
-    pub scn: String,
-    pub etcdctl: Option<String>,
-    pub error: Option<String>,
-    pub at: u64,
-}
-
-/// A scenario loaded into the player.
-pub struct Loaded {
-    pub player: Player,
-    pub name: String,
-    /// The narration being shown: (line index, text).
-    pub narration: Option<(usize, String)>,
-}
-
-/// Everything about the view that is not the run itself.
-pub struct Ui {
-    pub playing: bool,
-    pub speed: f64,
-    pub selected_node: Option<NodeId>,
-    pub selected_msg: Option<u64>,
-    pub tab: Tab,
-    pub hidden_kinds: Vec<EventKind>,
-    pub theme: Theme,
-    pub help: bool,
-    pub forms: Forms,
-    pub history: Vec<LastAction>,
-    pub notice: Option<String>,
-    pub script_error: Option<String>,
-    pub share_link: Option<String>,
-    pub embed: bool,
-    /// Wall time the last frame's simulation and view took, ms.
-    pub frame_ms: f64,
-    /// How many log columns (the newest) are drawn.
-    pub log_cols: u64,
-}
-
-/// Messages to the app.
-pub enum Msg {
-    Frame(f64),
-    TogglePlay,
-    Speed(f64),
-    StepTick,
-    StepEvent,
-    BackTick,
-    BackEvent,
-    Seek(u64),
-    Live,
-    Reset,
-    Act(Action),
-    Acts(Vec<Action>),
-    Set(&'static str, String),
-    SetLearnerReady(String),
-    SelectNode(Option<NodeId>),
-    SelectMessage(Option<u64>),
-    Tab(Tab),
-    Field(Field, String),
-    PartitionGroup(NodeId, u8),
-    ToggleKind(EventKind),
-    AllKinds(bool),
-    Theme,
-    Help(Option<bool>),
-    Escape,
-    LoadScript(String, String),
-    LoadPreset,
-    LoadPasted,
-    ScriptError(String),
-    PlayerStep,
-    PlayerRunTo(usize),
-    PlayerContinue,
-    PlayerClose,
-    ExportScn,
-    ExportTrace,
-    ShareLink,
-    DismissNotice,
-    MoreLog,
-    None,
-}
-
-/// What the panels render from: the run at the moment viewed, and the view state.
-pub struct View<'a> {
-    pub tl: &'a Timeline,
-    pub sim: &'a Sim,
-    pub ui: &'a Ui,
-    pub scenario: Option<&'a Loaded>,
-    pub link: &'a Scope<App>,
-}
+pub use super::state::{LastAction, Msg, Tab, Theme, Ui, View};
 
 /// The app.
 pub struct App {
-    tl: Timeline,
-    scenario: Option<Loaded>,
-    ui: Ui,
+    pub(super) tl: Timeline,
+    pub(super) scenario: Option<Lesson>,
+    pub(super) ui: Ui,
     clock: FrameClock,
     last_ts: Option<f64>,
     carry: f64,
-    seen_violations: usize,
+    pub(super) seen_violations: usize,
     frame_start: Option<f64>,
     /// The scenario line last scrolled into view.
     revealed_line: Option<usize>,
+    dispatch: Callback<Msg>,
     _keys: Option<KeyListener>,
 }
 
-const SPEEDS: [f64; 9] = [0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 15.0, 20.0];
-
-/// The speeds offered, slow motion to fast-forward.
-pub fn speeds() -> &'static [f64] {
-    &SPEEDS
-}
-
 impl App {
-    fn tl(&self) -> &Timeline {
+    pub(super) fn tl(&self) -> &Timeline {
         match self.scenario.as_ref().and_then(|s| s.player.timeline()) {
             Some(t) => t,
             None => &self.tl,
         }
     }
 
-    fn tl_mut(&mut self) -> &mut Timeline {
+    pub(super) fn tl_mut(&mut self) -> &mut Timeline {
         match self.scenario.as_mut().and_then(|s| s.player.timeline_mut()) {
             Some(t) => t,
             None => &mut self.tl,
         }
+    }
+
+    /// The lesson, while it has lines left to play.
+    fn live_lesson(&mut self) -> Option<&mut Lesson> {
+        self.scenario.as_mut().filter(|l| !l.done())
     }
 
     fn act(&mut self, action: Action) {
@@ -189,27 +78,47 @@ impl App {
         }
     }
 
-    fn set_playing(&mut self, on: bool) {
+    /// Starts or stops free play's clock (and a lesson's stretch with it when stopping).
+    pub(super) fn set_playing(&mut self, on: bool) {
         self.ui.playing = on;
+        if !on {
+            if let Some(l) = self.scenario.as_mut() {
+                l.set_playing(false);
+            }
+        }
+        self.sync_clock();
+    }
+
+    /// Requests animation frames exactly while something plays: nothing runs while paused.
+    pub(super) fn sync_clock(&mut self) {
         self.last_ts = None;
         self.carry = 0.0;
-        if on {
+        let lesson = self.scenario.as_ref().is_some_and(|l| l.playing);
+        if self.ui.playing || lesson {
             self.clock.request();
         } else {
             self.clock.cancel();
         }
     }
 
+    /// Counts `n` violations as already seen (a run loaded with them does not pause again).
+    pub(super) fn seen_violations_reset(&mut self, n: usize) {
+        self.seen_violations = n;
+    }
+
     /// Pauses on a new invariant violation.
     fn watch_violations(&mut self) {
         let n = self.tl().sim().violations.len();
         if n > self.seen_violations {
-            self.set_playing(false);
+            // A violation the lesson is about (the teaching-only unsafe switch) is narrated.
+            if !self.tl().sim().opts.unsafe_commit || self.scenario.is_none() {
+                self.set_playing(false);
+            }
         }
         self.seen_violations = n;
     }
 
-    fn reset(&mut self) {
+    pub(super) fn reset(&mut self) {
         let f = &self.ui.forms;
         let n = f.reset_n.trim().parse::<usize>().unwrap_or(3).clamp(1, 9);
         let mut opts = self.tl().sim().opts.clone();
@@ -231,208 +140,70 @@ impl App {
         self.ui.share_link = None;
         self.ui.forms.groups.clear();
         self.seen_violations = 0;
+        self.sync_clock();
     }
 
     /// Shows the loaded run's size and seed in the toolbar's reset fields.
-    fn sync_reset_form(&mut self, n: usize, seed: u64) {
+    pub(super) fn sync_reset_form(&mut self, n: usize, seed: u64) {
         self.ui.forms.reset_n = n.to_string();
         self.ui.forms.reset_seed = seed.to_string();
     }
 
-    /// Loads scenario text into the player and runs its `cluster` line.
-    fn load_script(&mut self, name: String, text: &str) -> bool {
-        match Script::parse(text) {
-            Ok(script) => {
-                let mut player = Player::new(script);
-                // The first line is always `cluster`: run it so the new cluster shows at once.
-                player.step();
-                if let Some(tl) = player.timeline() {
-                    self.sync_reset_form(tl.initial_size(), tl.initial_options().seed);
-                }
-                self.scenario = Some(Loaded {
-                    player,
-                    name,
-                    narration: None,
-                });
-                self.ui.script_error = None;
-                self.ui.selected_node = None;
-                self.ui.selected_msg = None;
-                self.ui.history.clear();
-                self.ui.tab = Tab::Scenario;
-                self.seen_violations = 0;
-                self.set_playing(false);
-                true
-            }
-            Err(e) => {
-                self.ui.script_error = Some(format!("{name}: line {e}"));
-                self.ui.tab = Tab::Scenario;
-                false
-            }
-        }
-    }
-
-    /// Runs scenario lines until a narration, the end, or line `stop` (when given).
-    fn run_scenario(&mut self, stop: Option<usize>, pause_on_say: bool) {
-        let Some(s) = self.scenario.as_mut() else {
-            return;
-        };
-        s.narration = None;
-        loop {
-            if let (Some(stop), Some(next)) = (stop, s.player.next_line()) {
-                if next >= stop {
-                    break;
-                }
-            }
-            let Some(r) = s.player.step() else { break };
-            if let LineStatus::Narration(text) = r.status {
-                s.narration = Some((r.line, text));
-                if pause_on_say {
-                    break;
-                }
-            }
-        }
-        self.watch_violations();
-    }
-
-    /// Applies `#run=...`, `#embed`, `?embed=1`, `?n=`, `?seed=`, `?speed=`, `?paused=1`,
-    /// `?theme=dark|light`, `?preset=ID` from the page address.
-    fn apply_location(&mut self) {
-        let (query, hash) = dom::location_parts();
-        let mut params = dom::pairs(&query);
-        params.extend(dom::pairs(&hash));
-        for (k, v) in &params {
-            match k.as_str() {
-                "embed" => self.ui.embed = v.is_empty() || v == "1" || v == "true",
-                "speed" => {
-                    if let Ok(s) = v.parse::<f64>() {
-                        if s.is_finite() && s > 0.0 {
-                            self.ui.speed = s.clamp(0.05, 50.0);
-                        }
-                    }
-                }
-                "paused" => self.ui.playing = !(v.is_empty() || v == "1" || v == "true"),
-                "theme" => {
-                    self.ui.theme = match v.as_str() {
-                        "dark" => Theme::Dark,
-                        "light" => Theme::Light,
-                        _ => Theme::Auto,
-                    }
-                }
-                _ => {}
-            }
-        }
-        let get = |key: &str| {
-            params
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.clone())
-        };
-        if get("n").is_some() || get("seed").is_some() {
-            if let Some(n) = get("n") {
-                self.ui.forms.reset_n = n;
-            }
-            if let Some(s) = get("seed") {
-                self.ui.forms.reset_seed = s;
-            }
-            self.reset();
-        }
-        if let Some(run) = get("run") {
-            match share::decode(&run) {
-                Ok(text) => self.load_shared(&text),
-                Err(e) => {
-                    self.ui.notice = Some(format!(
-                        "The share link in the address could not be opened: {e}. A new cluster was started instead."
-                    ));
-                }
-            }
-        } else if let Some(id) = get("preset") {
-            match presets::find(&id) {
-                Some(p) => {
-                    self.ui.forms.preset = p.id.to_string();
-                    if self.load_script(p.title().to_string(), p.text) {
-                        self.ui.playing = false;
-                    }
-                }
-                None => self.ui.notice = Some(format!("There is no preset called '{id}'.")),
-            }
-        }
-    }
-
-    /// Replays a shared run to its end and keeps it as the free run.
-    fn load_shared(&mut self, text: &str) {
-        match Script::parse(text) {
-            Ok(script) => {
-                let mut player = Player::new(script);
-                player.run_all();
-                let failures = player.failures().len();
-                match player.into_timeline() {
-                    Some(tl) => {
-                        self.sync_reset_form(tl.initial_size(), tl.initial_options().seed);
-                        self.tl = tl;
-                        self.scenario = None;
-                        self.ui.playing = false;
-                        self.seen_violations = self.tl.sim().violations.len();
-                        if failures > 0 {
-                            self.ui.notice = Some(format!(
-                                "The shared run was replayed, but {failures} of its lines failed."
-                            ));
-                        }
-                    }
-                    None => self.ui.notice = Some(
-                        "The share link holds no cluster line. A new cluster was started instead."
-                            .into(),
-                    ),
-                }
-            }
-            Err(e) => {
-                self.ui.notice = Some(format!(
-                    "The share link in the address is not a valid raftlab run (line {e}). A new cluster was started instead."
-                ));
-            }
-        }
-    }
-
     fn frame(&mut self, ts: f64) -> bool {
         self.clock.arrived();
-        if !self.ui.playing {
+        let lesson = self.scenario.as_ref().is_some_and(|l| l.playing);
+        if !self.ui.playing && !lesson {
             self.last_ts = None;
             return false;
         }
         self.frame_start = now_ms();
-        // Wall time since the last frame, capped: a slow frame only means more events per
-        // frame, never a different run (advance_to processes every event on the way).
+        // Wall time since the last frame, capped (a hidden tab gets no frames; coming back
+        // does not jump): a slow frame only means more events per frame, never a different
+        // run (advance_to processes every event on the way).
         let dt = match self.last_ts {
             Some(last) => (ts - last).clamp(0.0, 500.0),
             None => 0.0,
         };
         self.last_ts = Some(ts);
-        self.carry += dt * self.ui.speed;
-        let ms = self.carry.floor();
-        self.carry -= ms;
-        if ms >= 1.0 {
-            let target = self.tl().sim().now + ms as u64;
-            self.tl_mut().advance_to(target);
+        if lesson {
+            let rate = pace::teaching_rate(self.tl().sim());
+            if let Some(l) = self.scenario.as_mut() {
+                l.advance(dt * rate * l.speed);
+            }
+        } else {
+            self.carry += dt * self.ui.pace.rate(self.tl().sim());
+            let ms = self.carry.floor();
+            self.carry -= ms;
+            if ms >= 1.0 {
+                let target = self.tl().sim().now + ms as u64;
+                self.tl_mut().advance_to(target);
+            }
         }
         self.watch_violations();
-        if self.ui.playing {
+        let still = self.ui.playing || self.scenario.as_ref().is_some_and(|l| l.playing);
+        if still {
             self.clock.request();
+        } else {
+            self.last_ts = None;
         }
         true
     }
-}
 
-/// This page without embed mode (keeping a shared run in the hash).
-fn full_app_url() -> String {
-    let (_, hash) = dom::location_parts();
-    let keep: Vec<String> = dom::pairs(&hash)
-        .into_iter()
-        .filter(|(k, _)| k != "embed")
-        .map(|(k, v)| if v.is_empty() { k } else { format!("{k}={v}") })
-        .collect();
-    if keep.is_empty() {
-        dom::base_url()
-    } else {
-        format!("{}#{}", dom::base_url(), keep.join("&"))
+    fn toggle_play(&mut self) {
+        if let Some(l) = self.scenario.as_ref().filter(|l| !l.done()) {
+            let on = !l.playing;
+            self.set_lesson_playing(on);
+        } else {
+            let on = !self.ui.playing;
+            self.set_playing(on);
+        }
+    }
+
+    fn set_presenter(&mut self, on: bool) {
+        if self.ui.presenter != on {
+            self.ui.presenter = on;
+            dom::fullscreen(on);
+        }
     }
 }
 
@@ -440,6 +211,20 @@ fn now_ms() -> Option<f64> {
     web_sys::window()
         .and_then(|w| w.performance())
         .map(|p| p.now())
+}
+
+fn key_message(e: &web_sys::KeyboardEvent) -> Option<Msg> {
+    Some(match e.key().as_str() {
+        " " | "Spacebar" => Msg::TogglePlay,
+        "ArrowRight" if e.shift_key() => Msg::StepEvent,
+        "ArrowRight" => Msg::StepTick,
+        "ArrowLeft" if e.shift_key() => Msg::BackEvent,
+        "ArrowLeft" => Msg::BackTick,
+        "?" => Msg::Help(None),
+        "p" | "f" => Msg::Presenter(None),
+        "Escape" => Msg::Escape,
+        _ => return None,
+    })
 }
 
 impl Component for App {
@@ -454,19 +239,9 @@ impl Component for App {
             if dom::from_text_field(&e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
                 return;
             }
-            let key = e.key();
-            let msg = match key.as_str() {
-                " " | "Spacebar" => Msg::TogglePlay,
-                "ArrowRight" if e.shift_key() => Msg::StepEvent,
-                "ArrowRight" => Msg::StepTick,
-                "ArrowLeft" if e.shift_key() => Msg::BackEvent,
-                "ArrowLeft" => Msg::BackTick,
-                "?" => Msg::Help(None),
-                "Escape" => Msg::Escape,
-                _ => return,
-            };
+            let Some(msg) = key_message(&e) else { return };
             e.prevent_default();
-            if key == " " {
+            if e.key() == " " {
                 dom::blur_target(&e);
             }
             keys_link.send_message(msg);
@@ -477,7 +252,7 @@ impl Component for App {
             scenario: None,
             ui: Ui {
                 playing: true,
-                speed: 1.0,
+                pace: Pace::Teach,
                 selected_node: None,
                 selected_msg: None,
                 tab: Tab::Node,
@@ -490,6 +265,10 @@ impl Component for App {
                 script_error: None,
                 share_link: None,
                 embed: false,
+                presenter: false,
+                controls: true,
+                legend: true,
+                welcome: true,
                 frame_ms: 0.0,
                 log_cols: log_view::DEFAULT_COLS,
             },
@@ -499,27 +278,19 @@ impl Component for App {
             seen_violations: 0,
             frame_start: None,
             revealed_line: None,
+            dispatch: ctx.link().callback(|m: Msg| m),
             _keys: keys,
         };
         app.apply_location();
-        if app.ui.playing {
-            app.clock.request();
-        }
+        app.sync_clock();
         app
     }
 
     fn update(&mut self, _ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
             Msg::Frame(ts) => return self.frame(ts),
-            Msg::TogglePlay => {
-                let on = !self.ui.playing;
-                self.set_playing(on);
-            }
-            Msg::Speed(s) => {
-                if s.is_finite() && s > 0.0 {
-                    self.ui.speed = s;
-                }
-            }
+            Msg::TogglePlay => self.toggle_play(),
+            Msg::Pace(p) => self.ui.pace = p,
             Msg::StepTick => {
                 self.set_playing(false);
                 self.tl_mut().tick(1);
@@ -538,6 +309,9 @@ impl Component for App {
                 self.tl_mut().step_back_event();
             }
             Msg::Seek(t) => {
+                if let Some(l) = self.live_lesson() {
+                    l.set_playing(false);
+                }
                 let t = t.min(self.tl().head_time());
                 self.tl_mut().seek(t);
             }
@@ -576,6 +350,7 @@ impl Component for App {
                 self.ui.selected_node = n;
                 if n.is_some() {
                     self.ui.tab = Tab::Node;
+                    self.ui.controls = true;
                 }
             }
             Msg::SelectMessage(m) => self.ui.selected_msg = m,
@@ -609,48 +384,33 @@ impl Component for App {
             Msg::Escape => {
                 if self.ui.help {
                     self.ui.help = false;
+                } else if self.ui.presenter {
+                    self.set_presenter(false);
                 } else {
                     self.ui.selected_msg = None;
                     self.ui.selected_node = None;
                 }
             }
-            Msg::LoadScript(name, text) => {
-                self.load_script(name, &text);
+            m @ (Msg::LoadScript(..)
+            | Msg::LoadPreset
+            | Msg::LoadPasted
+            | Msg::ScriptError(_)
+            | Msg::PlayerStep
+            | Msg::PlayerRunTo(_)
+            | Msg::PlayerContinue
+            | Msg::PlayerClose
+            | Msg::StartLesson(_)
+            | Msg::LessonPlay(_)
+            | Msg::LessonBack
+            | Msg::LessonReplay
+            | Msg::LessonSpeed(_)) => self.lesson_update(m),
+            Msg::Presenter(v) => {
+                let on = v.unwrap_or(!self.ui.presenter);
+                self.set_presenter(on);
             }
-            Msg::LoadPreset => {
-                let id = self.ui.forms.preset.clone();
-                match presets::find(&id) {
-                    Some(p) => {
-                        self.load_script(p.title().to_string(), p.text);
-                    }
-                    None => self.ui.script_error = Some("choose a preset first".into()),
-                }
-            }
-            Msg::LoadPasted => {
-                let text = self.ui.forms.paste.clone();
-                self.load_script("pasted scenario".into(), &text);
-            }
-            Msg::ScriptError(e) => self.ui.script_error = Some(e),
-            Msg::PlayerStep => {
-                if let Some(s) = self.scenario.as_mut() {
-                    s.narration = None;
-                    if let Some(r) = s.player.step() {
-                        if let LineStatus::Narration(text) = r.status {
-                            s.narration = Some((r.line, text));
-                        }
-                    }
-                }
-                self.watch_violations();
-            }
-            Msg::PlayerRunTo(line) => self.run_scenario(Some(line), false),
-            Msg::PlayerContinue => self.run_scenario(None, true),
-            Msg::PlayerClose => {
-                if let Some(s) = self.scenario.take() {
-                    if let Some(tl) = s.player.into_timeline() {
-                        self.tl = tl;
-                    }
-                }
-            }
+            Msg::Controls(v) => self.ui.controls = v.unwrap_or(!self.ui.controls),
+            Msg::Legend(v) => self.ui.legend = v.unwrap_or(!self.ui.legend),
+            Msg::Welcome(on) => self.ui.welcome = on,
             Msg::ExportScn => {
                 let text = self.tl().export_scn();
                 if let Err(e) = dom::download("raftlab-run.scn", "text/plain", &text) {
@@ -682,7 +442,7 @@ impl Component for App {
         if let (Some(start), Some(end)) = (self.frame_start.take(), now_ms()) {
             self.ui.frame_ms = (end - start).max(0.0);
         }
-        // Keep the scenario's current line in view.
+        // Keep the scenario's current line in view (inside its own scroll box only).
         let line = self.scenario.as_ref().and_then(|s| s.player.next_line());
         if line != self.revealed_line {
             self.revealed_line = line;
@@ -692,87 +452,14 @@ impl Component for App {
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let tl = self.tl();
-        let sim = tl.sim();
         let v = View {
             tl,
-            sim,
+            sim: tl.sim(),
             ui: &self.ui,
             scenario: self.scenario.as_ref(),
             link: ctx.link(),
+            dispatch: self.dispatch.clone(),
         };
-        let theme = match self.ui.theme {
-            Theme::Auto => "theme-auto",
-            Theme::Light => "theme-light",
-            Theme::Dark => "theme-dark",
-        };
-        // The digest of the whole state, for determinism tests; only while paused (it costs
-        // a full formatting of the state).
-        let fingerprint = if self.ui.playing {
-            String::new()
-        } else {
-            format!("{:016x}", sim.fingerprint())
-        };
-        let notice = self.ui.notice.as_ref().map(|n| {
-            html! {
-                <div class="notice" role="alert" data-notice="">
-                    <span>{ n.clone() }</span>
-                    <button aria-label="dismiss this message" onclick={ctx.link().callback(|_| Msg::DismissNotice)}>{ "✕" }</button>
-                </div>
-            }
-        });
-        let status = html! {
-            <span class="sim-state" hidden=true
-                data-fingerprint={fingerprint}
-                data-now={sim.now.to_string()}
-                data-processed={sim.processed.to_string()}
-                data-playing={self.ui.playing.to_string()}
-                data-head={tl.head_time().to_string()}
-                data-frame-ms={format!("{:.2}", self.ui.frame_ms)}></span>
-        };
-        if self.ui.embed {
-            return html! {
-                <div class={classes!("app", "embed", theme)}>
-                    { status }
-                    { notice }
-                    <div class="embed-bar">
-                        <button class="play" aria-label={if self.ui.playing { "pause" } else { "play" }}
-                            onclick={ctx.link().callback(|_| Msg::TogglePlay)}>
-                            { if self.ui.playing { "❚❚" } else { "▶" } }
-                        </button>
-                        <span class="clock">{ format!("t = {:.1} s", sim.now as f64 / 1000.0) }</span>
-                        <a href={full_app_url()} target="_blank" rel="noopener">{ "open in raftlab" }</a>
-                    </div>
-                    { cluster_view::render(&v) }
-                    { config_view::render(&v) }
-                    { log_view::render(&v) }
-                </div>
-            };
-        }
-        html! {
-            <div class={classes!("app", theme)}>
-                { status }
-                { toolbar::render(&v) }
-                { timeline_bar::render(&v) }
-                { notice }
-                <main class="main">
-                    <section class="left" aria-label="cluster">
-                        { player_panel::narration(&v) }
-                        <div class="cluster-wrap">
-                            { cluster_view::render(&v) }
-                            { message_view::detail(&v) }
-                        </div>
-                        { config_view::render(&v) }
-                        { action_bar::render(&v) }
-                        { log_view::render(&v) }
-                    </section>
-                    <section class="right" aria-label="controls and events">
-                        { tabs::render(&v) }
-                        { progress_view::render(&v) }
-                        { event_log::render(&v) }
-                    </section>
-                </main>
-                if self.ui.help { { help::render(&v) } }
-            </div>
-        }
+        page::render(&v)
     }
 }

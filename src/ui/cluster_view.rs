@@ -1,6 +1,11 @@
-//! The cluster drawing: nodes on a ring (role by shape and weight, term, vote, election
-//! timer arc, status), the links between them (cut links and partitions), partition groups
-//! as shaded hulls, and the messages in flight.
+//! The cluster drawing: nodes on a ring (role by shape and weight, a big term number, a thick
+//! election timer, the votes a candidate has collected), the links (with many nodes only
+//! those carrying traffic or cut), partition groups as shaded hulls, and the messages in
+//! flight (their own layer, `message_view`), plus the legend.
+//!
+//! Each part is a component whose inputs are plain values compared by yew: a node is redrawn
+//! only when something it shows changed, so a frame in which only messages moved touches
+//! only the message layer.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,7 +17,7 @@ use crate::sim::{SimNode, Status};
 use super::app::{Msg, View};
 use super::geometry::{self, Pt};
 use super::message_view;
-use super::style::{group_letter, node_name, term_style};
+use super::style::{group_letter, node_name, term_hue};
 
 /// Node positions, by id, and the node radius.
 pub struct Layout {
@@ -74,11 +79,11 @@ pub fn render(v: &View) -> Html {
         .enumerate()
         .flat_map(|(g, ids)| ids.iter().map(move |id| (*id, g)))
         .collect();
-    let hulls = groups
+    let hulls: Vec<HullShape> = groups
         .iter()
         .enumerate()
-        .map(|(g, ids)| hull(g, ids, &lay))
-        .collect::<Html>();
+        .filter_map(|(g, ids)| hull(g, ids, &lay))
+        .collect();
     let links = links(v, &lay);
     let learners = v.sim.config().learners;
     let nodes = v
@@ -87,10 +92,11 @@ pub fn render(v: &View) -> Html {
         .iter()
         .filter_map(|(id, n)| {
             let p = *lay.pos.get(id)?;
-            Some(node(v, n, p, lay.r, group_of.get(id).copied(), &learners))
+            let props = node_props(v, n, p, &lay, group_of.get(id).copied(), &learners);
+            Some(html! { <NodeGlyph key={id.to_string()} ..props /> })
         })
         .collect::<Html>();
-    let msgs = message_view::in_flight(v, &lay);
+    let msgs = message_view::glyphs(v, &lay);
     let label = format!(
         "cluster of {} nodes at t = {:.1} s",
         v.sim.nodes.len(),
@@ -101,56 +107,102 @@ pub fn render(v: &View) -> Html {
         <svg class="cluster" role="img" aria-label={label}
             viewBox={format!("0 0 {} {}", geometry::WIDTH, geometry::HEIGHT)}
             preserveAspectRatio="xMidYMid meet">
-            <g class="hulls">{ hulls }</g>
-            <g class="links">{ links }</g>
+            <Hulls hulls={hulls} />
+            <Links {links} />
             <g class="nodes">{ nodes }</g>
-            <g class="msgs">{ msgs }</g>
+            <message_view::MessageLayer msgs={msgs} dispatch={v.dispatch.clone()} />
             if empty {
-                <text x="320" y="220" text-anchor="middle" class="hint">{ "no nodes" }</text>
+                <text x={fmt(geometry::WIDTH / 2.0)} y="220" text-anchor="middle" class="hint">{ "no nodes" }</text>
             }
         </svg>
     }
 }
 
-fn hull(g: usize, ids: &[NodeId], lay: &Layout) -> Html {
+/// One partition group's shaded area, as drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HullShape {
+    group: usize,
+    title: String,
+    points: Vec<Pt>,
+    pad: f64,
+    label_at: Pt,
+}
+
+fn hull(g: usize, ids: &[NodeId], lay: &Layout) -> Option<HullShape> {
     let pts: Vec<Pt> = ids
         .iter()
         .filter_map(|id| lay.pos.get(id).copied())
         .collect();
-    if pts.is_empty() {
-        return html! {};
-    }
-    let pad = lay.r + 14.0;
-    let class = format!("hull g{}", g % 4);
+    let first = *pts.first()?;
+    let pad = lay.r + 16.0;
     let members = ids
         .iter()
         .map(|i| node_name(*i))
         .collect::<Vec<_>>()
         .join(" ");
-    let title = format!("partition group {}: {members}", group_letter(g));
-    let shape = if pts.len() == 1 {
-        html! { <circle cx={fmt(pts[0].x)} cy={fmt(pts[0].y)} r={fmt(pad)} /> }
-    } else {
-        let h = geometry::hull(&pts);
-        html! {
-            <polygon points={geometry::points_attr(&h)} stroke-width={fmt(2.0 * pad)}
-                stroke-linejoin="round" stroke-linecap="round" />
-        }
-    };
     // The group's letter, outside its first node.
-    let lp = geometry::towards(pts[0], geometry::centre(), -(pad + 10.0));
-    html! {
-        <g class={class} data-group={group_letter(g).to_string()}>
-            <title>{ title }</title>
-            { shape }
-            <text class="hull-label" x={fmt(lp.x)} y={fmt(lp.y + 4.0)} text-anchor="middle">
-                { format!("{}", group_letter(g)) }
-            </text>
-        </g>
-    }
+    let label_at = geometry::towards(first, geometry::centre(), -(pad + 10.0));
+    Some(HullShape {
+        group: g,
+        title: format!("partition group {}: {members}", group_letter(g)),
+        points: if pts.len() == 1 {
+            pts
+        } else {
+            geometry::hull(&pts)
+        },
+        pad,
+        label_at,
+    })
 }
 
-fn links(v: &View, lay: &Layout) -> Html {
+#[derive(Clone, Debug, PartialEq, Properties)]
+struct HullsProps {
+    hulls: Vec<HullShape>,
+}
+
+#[component]
+fn Hulls(p: &HullsProps) -> Html {
+    let shapes = p
+        .hulls
+        .iter()
+        .map(|h| {
+            let shape = if h.points.len() == 1 {
+                html! { <circle cx={fmt(h.points[0].x)} cy={fmt(h.points[0].y)} r={fmt(h.pad)} /> }
+            } else {
+                html! {
+                    <polygon points={geometry::points_attr(&h.points)} stroke-width={fmt(2.0 * h.pad)}
+                        stroke-linejoin="round" stroke-linecap="round" />
+                }
+            };
+            let letter = group_letter(h.group).to_string();
+            html! {
+                <g class={format!("hull g{}", h.group % 4)} data-group={letter.clone()}>
+                    <title>{ h.title.clone() }</title>
+                    { shape }
+                    <text class="hull-label" x={fmt(h.label_at.x)} y={fmt(h.label_at.y + 5.0)} text-anchor="middle">{ letter }</text>
+                </g>
+            }
+        })
+        .collect::<Html>();
+    html! { <g class="hulls">{ shapes }</g> }
+}
+
+/// One link, as drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkLine {
+    a: NodeId,
+    b: NodeId,
+    from: Pt,
+    to: Pt,
+    class: &'static str,
+    title: String,
+}
+
+/// With more than this many nodes only links that carry traffic or are cut are drawn, so
+/// nine nodes do not make a hairball.
+const ALL_LINKS_UP_TO: usize = 5;
+
+fn links(v: &View, lay: &Layout) -> Vec<LinkLine> {
     let ids: Vec<NodeId> = v
         .sim
         .nodes
@@ -159,14 +211,24 @@ fn links(v: &View, lay: &Layout) -> Html {
         .map(|(id, _)| *id)
         .collect();
     let net = &v.sim.net;
+    let busy: BTreeSet<(NodeId, NodeId)> = net
+        .in_flight
+        .values()
+        .filter(|f| !f.msg.msg_type.is_local())
+        .map(|f| (f.msg.from.min(f.msg.to), f.msg.from.max(f.msg.to)))
+        .collect();
+    let sparse = ids.len() > ALL_LINKS_UP_TO;
     let mut out = Vec::new();
     for (i, &a) in ids.iter().enumerate() {
         for &b in &ids[i + 1..] {
             let (Some(&pa), Some(&pb)) = (lay.pos.get(&a), lay.pos.get(&b)) else {
                 continue;
             };
-            let cut = net.cuts.contains(&(a.min(b), a.max(b)));
+            let cut = net.cuts.contains(&(a, b));
             let parted = !cut && !net.connected(a, b);
+            if sparse && !cut && !parted && !busy.contains(&(a, b)) {
+                continue;
+            }
             let unreachable = [a, b].iter().any(|x| {
                 v.sim
                     .nodes
@@ -182,7 +244,6 @@ fn links(v: &View, lay: &Layout) -> Html {
             } else {
                 "link"
             };
-            let mid = geometry::along(pa, pb, 0.5, 0.0);
             let title = if cut {
                 format!("link {}–{} cut", node_name(a), node_name(b))
             } else if parted {
@@ -194,18 +255,77 @@ fn links(v: &View, lay: &Layout) -> Html {
             } else {
                 format!("link {}–{}", node_name(a), node_name(b))
             };
-            out.push(html! {
-                <g class={class} data-link={format!("n{a}-n{b}")}>
-                    <title>{ title }</title>
-                    <line x1={fmt(pa.x)} y1={fmt(pa.y)} x2={fmt(pb.x)} y2={fmt(pb.y)} />
-                    if cut {
-                        <text class="cut-mark" x={fmt(mid.x)} y={fmt(mid.y + 5.0)} text-anchor="middle">{ "✕" }</text>
-                    }
-                </g>
+            out.push(LinkLine {
+                a,
+                b,
+                from: pa,
+                to: pb,
+                class,
+                title,
             });
         }
     }
-    out.into_iter().collect()
+    out
+}
+
+#[derive(Clone, Debug, PartialEq, Properties)]
+struct LinksProps {
+    links: Vec<LinkLine>,
+}
+
+#[component]
+fn Links(p: &LinksProps) -> Html {
+    let lines = p
+        .links
+        .iter()
+        .map(|l| {
+            let mid = geometry::along(l.from, l.to, 0.5, 0.0);
+            let cut = l.class == "link cut";
+            html! {
+                <g class={l.class} data-link={format!("n{}-n{}", l.a, l.b)} key={format!("{}-{}", l.a, l.b)}>
+                    <title>{ l.title.clone() }</title>
+                    <line x1={fmt(l.from.x)} y1={fmt(l.from.y)} x2={fmt(l.to.x)} y2={fmt(l.to.y)} />
+                    if cut {
+                        <text class="cut-mark" x={fmt(mid.x)} y={fmt(mid.y + 6.0)} text-anchor="middle">{ "✕" }</text>
+                    }
+                </g>
+            }
+        })
+        .collect::<Html>();
+    html! { <g class="links">{ lines }</g> }
+}
+
+/// What a candidate knows of one voter's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VoteMark {
+    Granted,
+    Refused,
+    Pending,
+}
+
+/// Everything one node shows; compared by yew so an unchanged node is not redrawn.
+#[derive(Clone, Debug, PartialEq, Properties)]
+pub struct NodeProps {
+    id: NodeId,
+    at: Pt,
+    r: f64,
+    role: &'static str,
+    status: &'static str,
+    status_label: String,
+    term: u64,
+    vote: NodeId,
+    learner: bool,
+    selected: bool,
+    leader: bool,
+    /// (elapsed, timeout) of the election timer, for voters that may campaign.
+    timer: Option<(u64, u64)>,
+    /// A campaign's answers: the voter, where to draw the mark, and the answer.
+    votes: Vec<(NodeId, Pt, VoteMark)>,
+    group: Option<usize>,
+    commit: u64,
+    applied: u64,
+    last_index: u64,
+    dispatch: Callback<Msg>,
 }
 
 fn role_name(n: &SimNode) -> &'static str {
@@ -215,134 +335,257 @@ fn role_name(n: &SimNode) -> &'static str {
     n.raft.role.name()
 }
 
-fn node(
+fn node_props(
     v: &View,
     n: &SimNode,
     p: Pt,
-    r: f64,
+    lay: &Layout,
     group: Option<usize>,
     learners: &BTreeSet<NodeId>,
-) -> Html {
+) -> NodeProps {
     let raft = &n.raft;
     let id = raft.id;
     let running = n.status == Status::Running;
     let learner = raft.is_learner() || learners.contains(&id);
-    let role = role_name(n);
-    let selected = v.ui.selected_node == Some(id);
-    let mut class = classes!(
-        "node",
-        format!("role-{role}"),
-        format!("status-{}", status_class(n.status))
-    );
-    if learner {
-        class.push("learner");
-    }
-    if selected {
-        class.push("selected");
-    }
-    let onclick = v
-        .link
-        .callback(move |_: MouseEvent| Msg::SelectNode(Some(id)));
-    let vote = if raft.vote == 0 {
-        "no vote".to_string()
-    } else {
-        format!("voted {}", node_name(raft.vote))
-    };
     let status_label = match n.status {
         Status::Running if learner => "learner".to_string(),
         Status::Running => raft.role.name().to_string(),
         Status::Misconfigured => "unreachable".to_string(),
         s => s.name().to_string(),
     };
+    let timer = (running && raft.role != Role::Leader && raft.promotable())
+        .then_some((raft.election_elapsed, raft.randomized_election_timeout));
+    let campaigning = running && matches!(raft.role, Role::Candidate | Role::PreCandidate);
+    let votes = if campaigning {
+        raft.trk
+            .config
+            .all_voters()
+            .iter()
+            .filter(|x| **x != id)
+            .filter_map(|x| {
+                let q = lay.pos.get(x)?;
+                let mark = match raft.trk.votes.get(x) {
+                    Some(true) => VoteMark::Granted,
+                    Some(false) => VoteMark::Refused,
+                    None => VoteMark::Pending,
+                };
+                Some((*x, geometry::towards(p, *q, lay.r + 15.0), mark))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    NodeProps {
+        id,
+        at: p,
+        r: lay.r,
+        role: role_name(n),
+        status: status_class(n.status),
+        status_label,
+        term: raft.term,
+        vote: raft.vote,
+        learner,
+        selected: v.ui.selected_node == Some(id),
+        leader: running && raft.role == Role::Leader,
+        timer,
+        votes,
+        group,
+        commit: raft.log.committed,
+        applied: raft.log.applied,
+        last_index: raft.log.last_index(),
+        dispatch: v.dispatch.clone(),
+    }
+}
+
+#[component]
+fn NodeGlyph(p: &NodeProps) -> Html {
+    let id = p.id;
+    let r = p.r;
+    let at = p.at;
+    let running = p.status == "running";
+    let mut class = classes!(
+        "node",
+        format!("role-{}", p.role),
+        format!("status-{}", p.status)
+    );
+    if p.learner {
+        class.push("learner");
+    }
+    if p.selected {
+        class.push("selected");
+    }
+    let dispatch = p.dispatch.clone();
+    let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Msg::SelectNode(Some(id))));
+    let dispatch = p.dispatch.clone();
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" {
+            dispatch.emit(Msg::SelectNode(Some(id)));
+        }
+    });
+    let granted = p.votes.iter().filter(|v| v.2 == VoteMark::Granted).count();
+    let vote = if !p.votes.is_empty() {
+        // The candidate's own vote counts too.
+        format!("votes {} of {}", granted + 1, p.votes.len() + 1)
+    } else if p.vote == 0 {
+        "no vote".to_string()
+    } else {
+        format!("voted {}", node_name(p.vote))
+    };
     let title = format!(
         "{}: {}{}, term {}, {}, commit {}, applied {}, last index {} — click for details and actions",
         node_name(id),
-        status_label,
+        p.status_label,
         if running { "" } else { " (not running)" },
-        raft.term,
+        p.term,
         vote,
-        raft.log.committed,
-        raft.log.applied,
-        raft.log.last_index()
+        p.commit,
+        p.applied,
+        p.last_index
     );
-    let (cx, cy) = (fmt(p.x), fmt(p.y));
-    // The election timer, for voters that may campaign.
-    let arc = if running && raft.role != Role::Leader && raft.promotable() {
-        let frac = if raft.randomized_election_timeout == 0 {
-            0.0
-        } else {
-            raft.election_elapsed as f64 / raft.randomized_election_timeout as f64
-        };
+    let (cx, cy) = (fmt(at.x), fmt(at.y));
+    let ring_r = r + 8.0;
+    let arc = match p.timer {
+        Some((elapsed, timeout)) => {
+            let frac = if timeout == 0 {
+                0.0
+            } else {
+                elapsed as f64 / timeout as f64
+            };
+            html! {
+                <>
+                    <circle class="timer-track" cx={cx.clone()} cy={cy.clone()} r={fmt(ring_r)} />
+                    <path class="timer" d={geometry::arc_path(at, ring_r, frac)} data-timer={format!("{elapsed}/{timeout}")}>
+                        <title>{ format!("election timer: {elapsed} of {timeout} ticks") }</title>
+                    </path>
+                </>
+            }
+        }
+        None => html! {},
+    };
+    let leader_marks = if p.leader {
         html! {
             <>
-                <circle class="timer-track" cx={cx.clone()} cy={cy.clone()} r={fmt(r + 6.0)} />
-                <path class="timer" d={geometry::arc_path(p, r + 6.0, frac)}>
-                    <title>{ format!("election timer: {} of {} ticks", raft.election_elapsed, raft.randomized_election_timeout) }</title>
-                </path>
+                <circle class="ring2" cx={cx.clone()} cy={cy.clone()} r={fmt(ring_r)} />
+                <text class="crown" x={cx.clone()} y={fmt(at.y - ring_r - 6.0)} text-anchor="middle">{ "♛" }</text>
             </>
         }
     } else {
         html! {}
     };
-    let leader_marks = if running && raft.role == Role::Leader {
-        html! {
-            <>
-                <circle class="ring2" cx={cx.clone()} cy={cy.clone()} r={fmt(r + 6.0)} />
-                <text class="crown" x={cx.clone()} y={fmt(p.y - r - 12.0)} text-anchor="middle">{ "♛" }</text>
-            </>
-        }
-    } else {
-        html! {}
-    };
-    let cross = if matches!(n.status, Status::Killed | Status::Removed) {
+    let cross = if matches!(p.status, "killed" | "removed") {
         let d = r * 0.72;
         html! {
             <g class="cross">
-                <line x1={fmt(p.x - d)} y1={fmt(p.y - d)} x2={fmt(p.x + d)} y2={fmt(p.y + d)} />
-                <line x1={fmt(p.x - d)} y1={fmt(p.y + d)} x2={fmt(p.x + d)} y2={fmt(p.y - d)} />
+                <line x1={fmt(at.x - d)} y1={fmt(at.y - d)} x2={fmt(at.x + d)} y2={fmt(at.y + d)} />
+                <line x1={fmt(at.x - d)} y1={fmt(at.y + d)} x2={fmt(at.x + d)} y2={fmt(at.y - d)} />
             </g>
         }
     } else {
         html! {}
     };
-    let badge = match group {
+    let badge = match p.group {
         Some(g) => {
             let b = Pt {
-                x: p.x + r * 0.8,
-                y: p.y - r * 0.8,
+                x: at.x + r * 0.85,
+                y: at.y - r * 0.85,
             };
             html! {
                 <g class={format!("group-badge g{}", g % 4)}>
-                    <circle cx={fmt(b.x)} cy={fmt(b.y)} r="8" />
-                    <text x={fmt(b.x)} y={fmt(b.y + 3.5)} text-anchor="middle">{ group_letter(g).to_string() }</text>
+                    <circle cx={fmt(b.x)} cy={fmt(b.y)} r="10" />
+                    <text x={fmt(b.x)} y={fmt(b.y + 4.5)} text-anchor="middle">{ group_letter(g).to_string() }</text>
                 </g>
             }
         }
         None => html! {},
     };
-    let fs = (r * 0.5).clamp(9.0, 16.0);
+    let votes = p
+        .votes
+        .iter()
+        .map(|(voter, q, mark)| {
+            let (class, sign, word) = match mark {
+                VoteMark::Granted => ("vote-mark granted", "✓", "granted"),
+                VoteMark::Refused => ("vote-mark refused", "✕", "refused"),
+                VoteMark::Pending => ("vote-mark pending", "", "no answer yet"),
+            };
+            html! {
+                <g class={class} data-vote-from={node_name(*voter)} data-vote-mark={word}>
+                    <title>{ format!("{}'s vote: {word}", node_name(*voter)) }</title>
+                    <circle cx={fmt(q.x)} cy={fmt(q.y)} r="8" />
+                    <text x={fmt(q.x)} y={fmt(q.y + 4.5)} text-anchor="middle">{ sign }</text>
+                </g>
+            }
+        })
+        .collect::<Html>();
+    let big = (r * 0.95).clamp(20.0, 40.0);
     html! {
-        <g class={class} data-node={format!("n{id}")} data-role={role} data-term={raft.term.to_string()}
-            data-status={status_class(n.status)} data-vote={raft.vote.to_string()}
-            data-learner={learner.to_string()} data-commit={raft.log.committed.to_string()}
-            data-last-index={raft.log.last_index().to_string()}
-            role="button" aria-label={format!("node {}", node_name(id))} tabindex="0" {onclick}>
+        <g class={class} data-node={node_name(id)} data-role={p.role} data-term={p.term.to_string()}
+            data-status={p.status} data-vote={p.vote.to_string()}
+            data-learner={p.learner.to_string()} data-commit={p.commit.to_string()}
+            data-last-index={p.last_index.to_string()}
+            role="button" aria-label={format!("node {}", node_name(id))} tabindex="0" {onclick} {onkeydown}>
             <title>{ title }</title>
-            if selected {
-                <circle class="sel" cx={cx.clone()} cy={cy.clone()} r={fmt(r + 10.0)} />
+            if p.selected {
+                <circle class="sel" cx={cx.clone()} cy={cy.clone()} r={fmt(ring_r + 8.0)} />
             }
             { arc }
             { leader_marks }
-            <circle class="body" cx={cx.clone()} cy={cy.clone()} r={fmt(r)} style={term_style(raft.term)} />
-            <text class="nid" x={cx.clone()} y={fmt(p.y - fs * 0.1)} text-anchor="middle"
-                font-size={fmt(fs * 1.05)}>{ node_name(id) }</text>
-            <text class="nterm" x={cx.clone()} y={fmt(p.y + fs * 0.95)} text-anchor="middle"
-                font-size={fmt(fs * 0.72)}>{ format!("term {}", raft.term) }</text>
+            <circle class="body" cx={cx.clone()} cy={cy.clone()} r={fmt(r)}
+                style={format!("--h:{}", term_hue(p.term))} />
+            <text class="nterm-label" x={cx.clone()} y={fmt(at.y - big * 0.55)} text-anchor="middle">{ "term" }</text>
+            <text class="nterm" x={cx.clone()} y={fmt(at.y + big * 0.42)} text-anchor="middle"
+                font-size={fmt(big)}>{ p.term.to_string() }</text>
             { cross }
-            <text class="nlabel" x={cx.clone()} y={fmt(p.y + r + 17.0)} text-anchor="middle">{ status_label }</text>
-            <text class="nvote" x={cx} y={fmt(p.y + r + 29.0)} text-anchor="middle">{ vote }</text>
+            <text class="nid" x={cx.clone()} y={fmt(at.y + ring_r + 19.0)} text-anchor="middle">
+                { node_name(id) }<tspan class="nlabel">{ format!(" {}", p.status_label) }</tspan>
+            </text>
+            <text class="nvote" x={cx} y={fmt(at.y + ring_r + 34.0)} text-anchor="middle">{ vote }</text>
+            { votes }
             { badge }
         </g>
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Properties)]
+struct LegendProps {
+    shown: bool,
+    dispatch: Callback<Msg>,
+}
+
+/// The compact legend over the drawing's corner (hideable).
+pub fn legend(v: &View) -> Html {
+    html! { <Legend shown={v.ui.legend} dispatch={v.dispatch.clone()} /> }
+}
+
+#[component]
+fn Legend(p: &LegendProps) -> Html {
+    let d = p.dispatch.clone();
+    let toggle = Callback::from(move |_: MouseEvent| d.emit(Msg::Legend(None)));
+    if !p.shown {
+        return html! {
+            <button class="legend-toggle" onclick={toggle} aria-label="show the legend">{ "legend" }</button>
+        };
+    }
+    let pill = |class: &str, text: &str| {
+        html! { <span class={classes!("lg-msg", class.to_string())}>{ text.to_string() }</span> }
+    };
+    html! {
+        <div class="legend-box" role="note" aria-label="legend">
+            <button class="legend-close" onclick={toggle} aria-label="hide the legend">{ "✕" }</button>
+            <div class="lg-row">
+                <span class="lg-node leader">{ "♛" }</span>{ "leader " }
+                <span class="lg-node candidate"></span>{ "candidate " }
+                <span class="lg-node follower"></span>{ "follower" }
+            </div>
+            <div class="lg-row"><span class="lg-timer"></span>{ "election timer · big number: term" }</div>
+            <div class="lg-row">
+                { pill("m-pre-vote", "PreVote") }{ pill("m-vote", "Vote") }{ pill("m-append", "App") }{ pill("m-heartbeat", "HB") }
+            </div>
+            <div class="lg-row">
+                { pill("m-snapshot", "Snap") }{ pill("m-timeout-now", "TimeoutNow") }{ pill("m-read-index", "ReadIndex") }
+            </div>
+            <div class="lg-row">{ "reply: " }{ pill("m-vote-resp out-granted", "Vote ✓") }{ pill("m-append-resp out-rejected", "App ✕") }</div>
+            <div class="lg-row"><span class="lg-entry solid">{ "3" }</span>{ "committed " }<span class="lg-entry dashed">{ "3" }</span>{ "not yet" }</div>
+        </div>
     }
 }
 

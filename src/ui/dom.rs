@@ -285,3 +285,34 @@ pub fn reveal_in(container: &str, item: &str) {
         c.set_scroll_top((top - ch / 3).max(0));
     }
 }
+
+/// Asks the browser to show the page full screen (or to leave full screen). Browsers allow
+/// it only after a key press or click, and may refuse: the presenter layout works either way.
+pub fn fullscreen(on: bool) {
+    let Some(doc) = document() else { return };
+    let call = |target: &JsValue, name: &str| {
+        if let Ok(f) = js_sys::Reflect::get(target, &JsValue::from_str(name)) {
+            if let Some(f) = f.dyn_ref::<js_sys::Function>() {
+                if let Ok(p) = f.call0(target) {
+                    // A refused request rejects its promise: swallow it, nothing is wrong.
+                    if let Ok(catch) = js_sys::Reflect::get(&p, &JsValue::from_str("catch")) {
+                        if let Some(catch) = catch.dyn_ref::<js_sys::Function>() {
+                            let ignore = Closure::once_into_js(|_e: JsValue| {});
+                            let _ = catch.call1(&p, &ignore);
+                        }
+                    }
+                }
+            }
+        }
+    };
+    let is_full = js_sys::Reflect::get(&doc, &JsValue::from_str("fullscreenElement"))
+        .map(|v| !v.is_null() && !v.is_undefined())
+        .unwrap_or(false);
+    if on && !is_full {
+        if let Some(el) = doc.document_element() {
+            call(&el.into(), "requestFullscreen");
+        }
+    } else if !on && is_full {
+        call(&doc.into(), "exitFullscreen");
+    }
+}

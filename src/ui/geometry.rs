@@ -8,22 +8,24 @@ pub struct Pt {
     pub y: f64,
 }
 
-/// The drawing's size in SVG units.
-pub const WIDTH: f64 = 640.0;
-pub const HEIGHT: f64 = 440.0;
+/// The drawing's size in SVG units: just the ring with its labels, so the picture fills the
+/// space it is given.
+pub const WIDTH: f64 = 520.0;
+pub const HEIGHT: f64 = 492.0;
 const CX: f64 = WIDTH / 2.0;
-const CY: f64 = 218.0;
+const CY: f64 = 232.0;
+/// The ring's radius.
+const RING: f64 = 160.0;
 
 /// The ring's radius and each node's radius for `n` nodes.
 pub fn ring(n: usize) -> (f64, f64) {
-    let big = 150.0;
     let r = if n <= 1 {
-        34.0
+        44.0
     } else {
-        let gap = big * (std::f64::consts::PI / n as f64).sin();
-        (gap * 0.62).clamp(14.0, 32.0)
+        let gap = RING * (std::f64::consts::PI / n as f64).sin();
+        (gap * 0.6).clamp(24.0, 42.0)
     };
-    (big, r)
+    (RING, r)
 }
 
 /// Position of the `i`-th of `n` nodes (the first at the top, clockwise).
@@ -71,6 +73,13 @@ pub fn towards(p: Pt, q: Pt, by: f64) -> Pt {
         x: p.x + dx / len * by,
         y: p.y + dy / len * by,
     }
+}
+
+/// The unit vector from `a` to `b`.
+pub fn direction(a: Pt, b: Pt) -> (f64, f64) {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-6);
+    (dx / len, dy / len)
 }
 
 fn cross(o: Pt, a: Pt, b: Pt) -> f64 {

@@ -9,8 +9,12 @@ const KEYS: &[(&str, &str)] = &[
     ("space", "play / pause"),
     ("→", "one tick forward (shift: one event)"),
     ("←", "one tick back (shift: one event)"),
+    (
+        "p or f",
+        "presenter mode: only the picture, the narration and the step controls",
+    ),
     ("?", "this help"),
-    ("Esc", "close help, deselect"),
+    ("Esc", "close help, leave presenter mode, deselect"),
 ];
 
 const LEGEND: &[(&str, &str)] = &[
@@ -21,15 +25,22 @@ const LEGEND: &[(&str, &str)] = &[
     ("hollow ring, \"learner\"", "learner (does not vote)"),
     ("grey with ✕", "killed or removed"),
     ("red dashed, \"unreachable\"", "misconfigured member"),
-    ("arc around a node", "its election timer"),
+    ("big number in a node", "its term"),
+    ("thick arc around a node", "its election timer"),
+    (
+        "✓ / ✕ / ○ beside a candidate",
+        "a vote granted / refused / not answered yet",
+    ),
     ("red dashed link with ✕", "cut link"),
     ("shaded areas A, B, C", "partition groups"),
     (
-        "■ box / ● dot / ◆ diamond",
-        "append / heartbeat / vote (hollow: pre-vote)",
+        "labelled pills with an arrowhead",
+        "messages: PreVote, Vote, App (+n: entries), HB (heartbeat), Snap, TimeoutNow, ReadIndex",
     ),
-    ("big box / ▲ / ★", "snapshot / read-index / timeout-now"),
-    ("✕ / ✓ on a response", "rejected / granted"),
+    (
+        "✓ / ✕ after the label",
+        "a reply: granted or acknowledged / rejected",
+    ),
     ("solid / dashed log entry", "committed / not yet committed"),
 ];
 

@@ -1,10 +1,14 @@
 //! The logs: one row per node, entries as boxes aligned by index (term number and colour,
 //! label), committed solid and uncommitted dashed, the applied point marked, a compacted
-//! prefix as a snapshot block. The rows scroll sideways together, anchored at the tail.
+//! prefix as a snapshot block. The rows scroll sideways together, anchored at the tail: the
+//! newest entry is always in view, older ones by scrolling or "earlier". Membership entries
+//! say what they do (`+n4 learner`, `promote n4`, `joint +n4 -n1`, `leave joint`).
 
 use yew::prelude::*;
 
-use crate::raft::{Entry, EntryData, Raft, Role};
+use std::collections::BTreeSet;
+
+use crate::raft::{ConfChangeSingle, Entry, EntryData, NodeId, Raft, Role};
 use crate::sim::{SimNode, Status};
 
 use super::app::{Msg, View};
@@ -13,7 +17,9 @@ use super::glossary::tip;
 use super::style::{node_name, term_style};
 
 /// Column width in pixels.
-const COL: u64 = 46;
+const COL: u64 = 48;
+/// An entry box's width (the rest of the column is the gap), as in the CSS.
+const BOX: u64 = 44;
 /// Columns drawn at first (the newest); "show earlier" adds more.
 pub const DEFAULT_COLS: u64 = 48;
 
@@ -30,6 +36,8 @@ pub fn render(v: &View) -> Html {
     let lo = hi.saturating_sub(v.ui.log_cols.max(1) - 1).max(1);
     let hidden = lo - 1;
     let width = (hi - lo + 1) * COL + 8;
+    // The shifted layer spans every column up to the newest, so no row clips its own boxes.
+    let full = hi * COL + 8;
     let leader = sim
         .leader()
         .and_then(|l| sim.nodes.get(&l))
@@ -73,7 +81,7 @@ pub fn render(v: &View) -> Html {
                         }
                         // Boxes sit at their absolute index; one shift for all keeps the
                         // newest in view without restyling every box when a column is added.
-                        <div class="log-shift" style={format!("transform:translateX(-{}px)", (lo - 1) * COL)}>
+                        <div class="log-shift" style={format!("width:{full}px;transform:translateX(-{}px)", (lo - 1) * COL)}>
                             <div class="ruler">{ ruler }</div>
                             { rows }
                         </div>
@@ -116,6 +124,45 @@ fn entry_label(e: &Entry) -> String {
     }
 }
 
+/// A membership entry in words that cannot be misread: whether it adds a voter or a learner,
+/// promotes a learner, or enters or leaves a joint configuration. `learners` are the
+/// learners before this entry; it is updated.
+fn conf_label(e: &Entry, learners: &mut BTreeSet<NodeId>) -> Option<String> {
+    let EntryData::Conf { cc, .. } = &e.data else {
+        return None;
+    };
+    if cc.is_leave_joint() {
+        return Some("leave joint".to_string());
+    }
+    let voter_changes = cc
+        .changes
+        .iter()
+        .filter(|c| !matches!(c, ConfChangeSingle::AddLearner(_)))
+        .count();
+    let parts: Vec<String> = cc
+        .changes
+        .iter()
+        .map(|c| match c {
+            ConfChangeSingle::AddNode(n) if learners.remove(n) => format!("promote n{n}"),
+            ConfChangeSingle::AddNode(n) => format!("+n{n} voter"),
+            ConfChangeSingle::AddLearner(n) => {
+                learners.insert(*n);
+                format!("+n{n} learner")
+            }
+            ConfChangeSingle::RemoveNode(n) => {
+                learners.remove(n);
+                format!("-n{n}")
+            }
+        })
+        .collect();
+    let text = parts.join(" ");
+    Some(if voter_changes > 1 {
+        format!("joint {text}")
+    } else {
+        text
+    })
+}
+
 /// A label cut to fit a box (the full text is in the title).
 fn short(label: &str) -> String {
     if label.chars().count() <= 6 {
@@ -127,6 +174,20 @@ fn short(label: &str) -> String {
     }
 }
 
+/// A membership label as two short lines for a box: what ("learner", "voter", "promote",
+/// "remove", "joint", "leave"), and whom.
+fn conf_lines(label: &str) -> (String, String) {
+    let words: Vec<&str> = label.split_whitespace().collect();
+    match words.as_slice() {
+        ["promote", rest @ ..] | ["joint", rest @ ..] | ["leave", rest @ ..] => {
+            (words[0].to_string(), short(&rest.join(" ")))
+        }
+        [node, kind] if node.starts_with('+') => (kind.to_string(), node.to_string()),
+        [node] if node.starts_with('-') => ("remove".to_string(), node[1..].to_string()),
+        _ => (short(label), String::new()),
+    }
+}
+
 /// One entry box, as drawn.
 #[derive(Clone, Debug, PartialEq)]
 struct EntryBox {
@@ -135,6 +196,8 @@ struct EntryBox {
     committed: bool,
     applied: bool,
     label: String,
+    /// For a membership entry, the unambiguous description.
+    conf_label: Option<String>,
     conf: bool,
     empty: bool,
     diverged: bool,
@@ -155,16 +218,19 @@ struct RowProps {
 fn row(n: &SimNode, lo: u64, leader: Option<&Raft>) -> Html {
     let r = &n.raft;
     let log = &r.log;
+    let mut learners: BTreeSet<NodeId> = log.snapshot.conf.learners.clone();
     let entries: Vec<EntryBox> = log
         .entries
         .iter()
-        .filter(|e| e.index >= lo)
-        .map(|e| EntryBox {
+        .map(|e| (e, conf_label(e, &mut learners)))
+        .filter(|(e, _)| e.index >= lo)
+        .map(|(e, conf_label)| EntryBox {
             index: e.index,
             term: e.term,
             committed: e.index <= log.committed,
             applied: e.index <= log.applied,
             label: entry_label(e),
+            conf_label,
             conf: e.is_conf(),
             empty: matches!(e.data, EntryData::Empty),
             diverged: leader
@@ -185,7 +251,7 @@ fn LogRow(p: &RowProps) -> Html {
     let lo = p.lo;
     let (snap_index, snap_term) = p.snapshot;
     let snapshot = if snap_index >= lo {
-        let w = (snap_index - lo + 1) * COL - 4;
+        let w = (snap_index - lo + 1) * COL - (COL - BOX);
         html! {
             <div class="snapshot" style={format!("left:{}px;width:{w}px", (lo - 1) * COL)}
                 title={format!("snapshot: entries up to index {snap_index} (term {snap_term}) compacted. {}", tip("snapshot"))}
@@ -207,14 +273,15 @@ fn LogRow(p: &RowProps) -> Html {
                 e.empty.then_some("empty"),
                 e.diverged.then_some("diverged"),
             );
+            let shown = e.conf_label.as_deref().unwrap_or(e.label.as_str());
             let title = format!(
                 "{name} index {} term {}: {}{}{}{}",
                 e.index,
                 e.term,
-                if e.label.is_empty() {
+                if shown.is_empty() {
                     "the leader's empty entry"
                 } else {
-                    e.label.as_str()
+                    shown
                 },
                 if e.committed { ", committed" } else { ", not committed yet" },
                 if e.applied { ", applied" } else { "" },
@@ -228,16 +295,23 @@ fn LogRow(p: &RowProps) -> Html {
                 <div class={class} key={e.index.to_string()}
                     style={format!("left:{}px;{}", (e.index - 1) * COL, term_style(e.term))}
                     data-node={name.clone()} data-index={e.index.to_string()} data-term={e.term.to_string()}
-                    data-committed={e.committed.to_string()} data-label={e.label.clone()} title={title}>
-                    <span class="t">{ e.term.to_string() }</span>
-                    <span class="l">{ short(&e.label) }</span>
+                    data-committed={e.committed.to_string()} data-label={e.label.clone()}
+                    data-conf-label={e.conf_label.clone()} title={title}>
+                    if let Some(c) = &e.conf_label {
+                        <span class="t small">{ e.term.to_string() }</span>
+                        <span class="l c1">{ conf_lines(c).0 }</span>
+                        <span class="l c2">{ conf_lines(c).1 }</span>
+                    } else {
+                        <span class="t">{ e.term.to_string() }</span>
+                        <span class="l">{ short(&e.label) }</span>
+                    }
                 </div>
             }
         })
         .collect::<Html>();
     let applied = if p.applied >= lo && p.applied > 0 {
         html! {
-            <span class="applied-mark" style={format!("left:{}px", (p.applied - 1) * COL + COL / 2 - 8)}
+            <span class="applied-mark" style={format!("left:{}px", (p.applied - 1) * COL + BOX / 2 - 8)}
                 title={format!("{name} applied up to index {}", p.applied)}>{ "▲" }</span>
         }
     } else {

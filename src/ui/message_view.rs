@@ -1,11 +1,12 @@
-//! Messages in flight: a glyph per message moving along its link at its simulated timing
-//! (shape by type, outcome for responses), and the detail card of the one clicked, with a
-//! button to drop it.
+//! Messages in flight: each a labelled pill (PreVote, Vote, App, HB, Snap, TimeoutNow,
+//! ReadIndex; replies marked ✓ or ✕) with an arrowhead and a tail showing its direction,
+//! moving along its link at its simulated timing; and the detail card of the one clicked,
+//! with a button to drop it. The pills are their own component, the only part of the drawing
+//! redrawn in a frame where nothing but messages moved.
 
 use yew::prelude::*;
 
 use crate::raft::{Message, MsgType};
-use crate::sim::network::InFlight;
 use crate::sim::Action;
 
 use super::app::{Msg, View};
@@ -13,8 +14,53 @@ use super::cluster_view::{fmt, Layout};
 use super::geometry::{self, Pt};
 use super::style::node_name;
 
-/// Glyphs for every message in flight.
-pub fn in_flight(v: &View, lay: &Layout) -> Html {
+/// One message as drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Glyph {
+    id: u64,
+    at: Pt,
+    /// Unit vector of its travel.
+    dir: (f64, f64),
+    kind: &'static str,
+    label: String,
+    outcome: &'static str,
+    lost: bool,
+    entries: bool,
+    selected: bool,
+    title: String,
+}
+
+/// Half the height of a pill, SVG units.
+const PILL_H: f64 = 11.0;
+/// Sideways offset, so the two directions of a link do not overlap.
+const SIDE: f64 = 12.0;
+
+/// A short label readable without colour.
+fn label(m: &Message) -> String {
+    let t = m.msg_type;
+    let base = match t {
+        MsgType::PreVote | MsgType::PreVoteResp => "PreVote",
+        MsgType::Vote | MsgType::VoteResp => "Vote",
+        MsgType::App | MsgType::AppResp => "App",
+        MsgType::Heartbeat | MsgType::HeartbeatResp => "HB",
+        MsgType::Snap => "Snap",
+        MsgType::TimeoutNow => "TimeoutNow",
+        MsgType::TransferLeader => "Transfer",
+        MsgType::ReadIndex | MsgType::ReadIndexResp => "ReadIndex",
+        MsgType::Prop => "Prop",
+        _ => t.name(),
+    };
+    if t.is_response() {
+        return format!("{base} {}", if m.reject { "✕" } else { "✓" });
+    }
+    if t == MsgType::App && !m.entries.is_empty() {
+        return format!("App +{}", m.entries.len());
+    }
+    base.to_string()
+}
+
+/// Every message in flight, placed.
+pub fn glyphs(v: &View, lay: &Layout) -> Vec<Glyph> {
     let now = v.sim.now;
     v.sim
         .net
@@ -31,15 +77,45 @@ pub fn in_flight(v: &View, lay: &Layout) -> Html {
                 now.saturating_sub(f.sent_at) as f64 / span as f64
             };
             // From the edge of one node to the edge of the other, on its own side of the link.
-            let a = geometry::towards(a, b, lay.r);
-            let b = geometry::towards(b, a, lay.r);
-            let p = geometry::along(a, b, frac, 6.0);
-            Some(glyph(v, f, p))
+            let margin = lay.r + 26.0;
+            let a2 = geometry::towards(a, b, margin);
+            let b2 = geometry::towards(b, a, margin);
+            let m = &f.msg;
+            let out = outcome(m);
+            let title = format!(
+                "{} {}→{}, term {}{}{} — click for fields or to drop it",
+                m.msg_type.name(),
+                node_name(m.from),
+                node_name(m.to),
+                m.term,
+                if m.entries.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {} entries", m.entries.len())
+                },
+                if out.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {out}")
+                }
+            );
+            Some(Glyph {
+                id: f.id,
+                at: geometry::along(a2, b2, frac, SIDE),
+                dir: geometry::direction(a, b),
+                kind: m.msg_type.name(),
+                label: label(m),
+                outcome: out,
+                lost: f.lost,
+                entries: !m.entries.is_empty(),
+                selected: v.ui.selected_msg == Some(f.id),
+                title,
+            })
         })
         .collect()
 }
 
-/// "granted", "rejected" or "" for a message.
+/// "granted", "rejected", "ok" or "" for a message.
 fn outcome(m: &Message) -> &'static str {
     if !m.msg_type.is_response() {
         return "";
@@ -54,134 +130,88 @@ fn outcome(m: &Message) -> &'static str {
     }
 }
 
-fn shape(t: MsgType, p: Pt) -> Html {
-    let (x, y) = (p.x, p.y);
-    let diamond = |s: f64| {
-        format!(
-            "{},{} {},{} {},{} {},{}",
-            fmt(x),
-            fmt(y - s),
-            fmt(x + s),
-            fmt(y),
-            fmt(x),
-            fmt(y + s),
-            fmt(x - s),
-            fmt(y)
-        )
-    };
-    let triangle = |s: f64| {
-        format!(
-            "{},{} {},{} {},{}",
-            fmt(x),
-            fmt(y - s),
-            fmt(x + s),
-            fmt(y + s * 0.8),
-            fmt(x - s),
-            fmt(y + s * 0.8)
-        )
-    };
-    let star = |s: f64| {
-        (0..10)
-            .map(|i| {
-                let a = -std::f64::consts::FRAC_PI_2 + std::f64::consts::PI * i as f64 / 5.0;
-                let rr = if i % 2 == 0 { s } else { s * 0.45 };
-                format!("{},{}", fmt(x + rr * a.cos()), fmt(y + rr * a.sin()))
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let rect = |w: f64, h: f64| {
-        html! { <rect class="shape" x={fmt(x - w / 2.0)} y={fmt(y - h / 2.0)} width={fmt(w)} height={fmt(h)} rx="1.5" /> }
-    };
-    match t {
-        MsgType::App => rect(13.0, 9.0),
-        MsgType::AppResp => rect(8.0, 6.0),
-        MsgType::Snap => html! {
-            <>
-                { rect(16.0, 12.0) }
-                <line class="detail" x1={fmt(x - 5.0)} y1={fmt(y - 2.0)} x2={fmt(x + 5.0)} y2={fmt(y - 2.0)} />
-                <line class="detail" x1={fmt(x - 5.0)} y1={fmt(y + 2.0)} x2={fmt(x + 5.0)} y2={fmt(y + 2.0)} />
-            </>
-        },
-        MsgType::Heartbeat => html! { <circle class="shape" cx={fmt(x)} cy={fmt(y)} r="4" /> },
-        MsgType::HeartbeatResp => {
-            html! { <circle class="shape" cx={fmt(x)} cy={fmt(y)} r="2.8" /> }
-        }
-        MsgType::Vote | MsgType::PreVote => {
-            html! { <polygon class="shape" points={diamond(7.0)} /> }
-        }
-        MsgType::VoteResp | MsgType::PreVoteResp => {
-            html! { <polygon class="shape" points={diamond(5.0)} /> }
-        }
-        MsgType::ReadIndex => html! { <polygon class="shape" points={triangle(6.5)} /> },
-        MsgType::ReadIndexResp => html! { <polygon class="shape" points={triangle(4.5)} /> },
-        MsgType::TimeoutNow | MsgType::TransferLeader => {
-            html! { <polygon class="shape" points={star(8.0)} /> }
-        }
-        MsgType::Prop => rect(8.0, 8.0),
-        _ => html! { <circle class="shape" cx={fmt(x)} cy={fmt(y)} r="3.5" /> },
-    }
+/// The messages layer's inputs.
+#[derive(Clone, Debug, PartialEq, Properties)]
+pub struct LayerProps {
+    pub msgs: Vec<Glyph>,
+    pub dispatch: Callback<Msg>,
 }
 
-fn glyph(v: &View, f: &InFlight, p: Pt) -> Html {
-    let m = &f.msg;
-    let t = m.msg_type;
-    let id = f.id;
-    let out = outcome(m);
-    let mut class = classes!("msg", format!("m-{}", t.name()));
-    if !out.is_empty() {
-        class.push(format!("out-{out}"));
+/// The messages in flight.
+#[component]
+pub fn MessageLayer(p: &LayerProps) -> Html {
+    let items = p
+        .msgs
+        .iter()
+        .map(|g| glyph(g, &p.dispatch))
+        .collect::<Html>();
+    html! { <g class="msgs">{ items }</g> }
+}
+
+fn glyph(g: &Glyph, dispatch: &Callback<Msg>) -> Html {
+    let id = g.id;
+    let mut class = classes!("msg", format!("m-{}", g.kind));
+    if !g.outcome.is_empty() {
+        class.push(format!("out-{}", g.outcome));
     }
-    if f.lost {
+    if g.lost {
         class.push("lost");
     }
-    if !m.entries.is_empty() {
+    if g.entries {
         class.push("has-entries");
     }
-    let selected = v.ui.selected_msg == Some(id);
-    if selected {
+    if g.selected {
         class.push("selected");
     }
-    let mark = match out {
-        "rejected" => {
-            html! { <text class="mark" x={fmt(p.x + 7.0)} y={fmt(p.y - 4.0)}>{ "✕" }</text> }
-        }
-        "granted" => {
-            html! { <text class="mark" x={fmt(p.x + 7.0)} y={fmt(p.y - 4.0)}>{ "✓" }</text> }
-        }
-        _ => html! {},
-    };
-    let title = format!(
-        "{} {}→{}, term {}{}{} — click for fields or to drop it",
-        t.name(),
-        node_name(m.from),
-        node_name(m.to),
-        m.term,
-        if m.entries.is_empty() {
-            String::new()
-        } else {
-            format!(", {} entries", m.entries.len())
-        },
-        if out.is_empty() {
-            String::new()
-        } else {
-            format!(", {out}")
-        }
-    );
-    let onclick = v.link.callback(move |e: MouseEvent| {
+    let d = dispatch.clone();
+    let onclick = Callback::from(move |e: MouseEvent| {
         e.stop_propagation();
-        Msg::SelectMessage(Some(id))
+        d.emit(Msg::SelectMessage(Some(id)));
     });
+    // A pill sized to its label, an arrowhead ahead of it and a tail behind it.
+    let half_w = 6.0 + 3.7 * g.label.chars().count() as f64;
+    let (dx, dy) = g.dir;
+    let edge = (half_w / dx.abs().max(1e-6)).min(PILL_H / dy.abs().max(1e-6));
+    let p = g.at;
+    let tip = Pt {
+        x: p.x + dx * (edge + 9.0),
+        y: p.y + dy * (edge + 9.0),
+    };
+    let base = Pt {
+        x: p.x + dx * (edge + 1.0),
+        y: p.y + dy * (edge + 1.0),
+    };
+    let (nx, ny) = (-dy, dx);
+    let arrow = format!(
+        "{},{} {},{} {},{}",
+        fmt(tip.x),
+        fmt(tip.y),
+        fmt(base.x + nx * 6.0),
+        fmt(base.y + ny * 6.0),
+        fmt(base.x - nx * 6.0),
+        fmt(base.y - ny * 6.0)
+    );
+    let tail0 = Pt {
+        x: p.x - dx * (edge + 16.0),
+        y: p.y - dy * (edge + 16.0),
+    };
+    let tail1 = Pt {
+        x: p.x - dx * edge,
+        y: p.y - dy * edge,
+    };
     html! {
-        <g class={class} key={id.to_string()} data-msg-type={t.name()} data-msg-id={id.to_string()}
-            data-outcome={out} {onclick}>
-            <title>{ title }</title>
-            <circle class="hit" cx={fmt(p.x)} cy={fmt(p.y)} r="10" />
-            if selected {
-                <circle class="msg-sel" cx={fmt(p.x)} cy={fmt(p.y)} r="11" />
+        <g class={class} key={id.to_string()} data-msg-type={g.kind} data-msg-id={id.to_string()}
+            data-outcome={g.outcome} data-label={g.label.clone()} {onclick}>
+            <title>{ g.title.clone() }</title>
+            <line class="tail" x1={fmt(tail0.x)} y1={fmt(tail0.y)} x2={fmt(tail1.x)} y2={fmt(tail1.y)} />
+            if g.selected {
+                <rect class="msg-sel" x={fmt(p.x - half_w - 4.0)} y={fmt(p.y - PILL_H - 4.0)}
+                    width={fmt(2.0 * half_w + 8.0)} height={fmt(2.0 * PILL_H + 8.0)} rx="14" />
             }
-            { shape(t, p) }
-            { mark }
+            <rect class="shape" x={fmt(p.x - half_w)} y={fmt(p.y - PILL_H)} width={fmt(2.0 * half_w)}
+                height={fmt(2.0 * PILL_H)} rx={fmt(PILL_H)} />
+            <polygon class="arrow" points={arrow} />
+            <text class="mlabel" x={fmt(p.x)} y={fmt(p.y + 4.5)} text-anchor="middle">{ g.label.clone() }</text>
         </g>
     }
 }

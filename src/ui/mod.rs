@@ -1,7 +1,9 @@
 //! The Yew front end (wasm32 only): it renders the simulator's state and sends it actions.
 //!
-//! [`app`] owns the run and the animation clock; every other module renders one part of the
-//! page from a [`app::View`] (the run at the moment viewed, plus view state).
+//! [`app`] owns the run and the animation clock and is the one reducer of [`state::Msg`];
+//! [`page`] lays the page out; every other module renders one part of it from a
+//! [`state::View`] (the run at the moment viewed, plus view state). Parts that change often
+//! (nodes, messages, log rows, events) are components with compared inputs.
 
 mod action_bar;
 mod app;
@@ -14,14 +16,21 @@ mod forms;
 mod geometry;
 mod glossary;
 mod help;
+mod lesson;
+mod lesson_ctl;
+mod lesson_view;
+mod location;
 mod log_view;
 mod membership_panel;
 mod message_view;
 mod network_panel;
 mod node_panel;
+mod pace;
+mod page;
 mod player_panel;
 mod progress_view;
 mod share_panel;
+mod state;
 mod style;
 mod tabs;
 mod timeline_bar;

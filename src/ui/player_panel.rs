@@ -1,6 +1,7 @@
-//! The scenario player: open a .scn (presets menu, file picker or paste), run it line by
-//! line with the current line highlighted, run to a line, see each expect pass or fail,
-//! and read the narration where the scenario pauses.
+//! The scenario tab: open a lesson or a .scn (lesson list, presets menu, file picker or
+//! paste); for a loaded scenario, instant controls (a line, to the next pause, all) and,
+//! behind "show script", its lines with the current one highlighted, each expect passed or
+//! failed, and "run to here". The narration itself is in the lesson dock (`lesson_view`).
 
 use std::collections::BTreeMap;
 
@@ -11,9 +12,11 @@ use crate::sim::player::LineStatus;
 use crate::sim::presets::PRESETS;
 use crate::sim::scenario::Stmt;
 
-use super::app::{Loaded, Msg, View};
+use super::app::{Msg, View};
 use super::dom;
 use super::forms::Field;
+use super::lesson::Lesson;
+use super::lesson_view;
 
 fn loaders(v: &View) -> Html {
     let f = &v.ui.forms;
@@ -92,7 +95,7 @@ fn is_check(stmt: &Stmt) -> bool {
     }
 }
 
-fn script(v: &View, s: &Loaded) -> Html {
+fn script(v: &View, s: &Lesson) -> Html {
     let p = &s.player;
     let link = v.link;
     let results: BTreeMap<usize, &LineStatus> =
@@ -157,8 +160,8 @@ fn script(v: &View, s: &Loaded) -> Html {
             </div>
             <div class="row wrap">
                 <button onclick={link.callback(|_| Msg::PlayerStep)} disabled={done} aria-label="step one line">{ "Step line" }</button>
-                <button class="primary" onclick={link.callback(|_| Msg::PlayerContinue)} disabled={done}
-                    aria-label="run to the next narration">{ "Run to next pause" }</button>
+                <button onclick={link.callback(|_| Msg::PlayerContinue)} disabled={done}
+                    aria-label="run to the next narration" title="at once, without animation">{ "Run to next pause" }</button>
                 <button onclick={link.callback(|_| Msg::PlayerRunTo(usize::MAX))} disabled={done} aria-label="run all lines">{ "Run all" }</button>
                 <span class="progress-text">
                     { format!("{at} of {total} lines run") }
@@ -169,7 +172,10 @@ fn script(v: &View, s: &Loaded) -> Html {
                     }
                 </span>
             </div>
-            <ol class="lines">{ lines }</ol>
+            <details class="show-script">
+                <summary>{ "show script" }</summary>
+                <ol class="lines">{ lines }</ol>
+            </details>
         </div>
     }
 }
@@ -184,33 +190,13 @@ pub fn render(v: &View) -> Html {
             if let Some(s) = v.scenario {
                 { script(v, s) }
             }
+            if v.scenario.is_none() {
+                { lesson_view::lesson_list(v) }
+            }
             <details open={v.scenario.is_none()}>
                 <summary>{ "Open a scenario" }</summary>
                 { loaders(v) }
             </details>
-        </div>
-    }
-}
-
-/// The narration callout, shown over the cluster where the scenario pauses.
-pub fn narration(v: &View) -> Html {
-    let Some(s) = v.scenario else {
-        return html! {};
-    };
-    let Some((line, text)) = &s.narration else {
-        return html! {};
-    };
-    let done = s.player.done();
-    let lineno = s.player.script.lines.get(*line).map_or(0, |l| l.lineno);
-    html! {
-        <div class="narration" role="note" aria-live="polite" data-narration={line.to_string()}>
-            <span class="who">{ format!("{} · line {lineno}", s.name) }</span>
-            <p>{ text.clone() }</p>
-            if !done {
-                <button class="primary" onclick={v.link.callback(|_| Msg::PlayerContinue)} aria-label="continue the scenario">{ "Continue ▶" }</button>
-            } else {
-                <span class="ok">{ "end of the scenario" }</span>
-            }
         </div>
     }
 }

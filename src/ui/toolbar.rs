@@ -1,13 +1,15 @@
-//! The toolbar: play / pause, speed, the clock, reset with N nodes and a seed, protocol
-//! switches (recorded as `set` actions), the invariants badge, theme and help.
+//! The toolbar: play / pause, the pace (teaching pace by default, fast one click away), the
+//! clock, and folded under "cluster": reset with N nodes and a seed and the protocol switches
+//! (recorded as `set` actions); the invariants badge, theme and help.
 
 use yew::prelude::*;
 use yew::TargetCast;
 
-use super::app::{speeds, Msg, Theme, View};
+use super::app::{Msg, Theme, View};
 use super::event_log;
 use super::forms::Field;
 use super::glossary::tip;
+use super::pace::{Pace, FIXED};
 use super::style::secs;
 
 fn speed_label(s: f64) -> String {
@@ -16,6 +18,22 @@ fn speed_label(s: f64) -> String {
     } else {
         format!("{s}×")
     }
+}
+
+/// "Teaching pace" and the fixed speeds.
+fn pace_options(current: Pace) -> Html {
+    let teach = html! {
+        <option value="teach" selected={current == Pace::Teach}
+            title="slow motion while the protocol acts, faster while only heartbeats fly">{ "teaching pace" }</option>
+    };
+    let fixed = FIXED
+        .iter()
+        .map(|s| {
+            let on = matches!(current, Pace::Fixed(c) if (c - *s).abs() < 1e-9);
+            html! { <option value={s.to_string()} selected={on}>{ speed_label(*s) }</option> }
+        })
+        .collect::<Html>();
+    html! { <>{ teach }{ fixed }</> }
 }
 
 fn switch(v: &View, name: &'static str, label: &'static str, on: bool, concept: &str) -> Html {
@@ -39,17 +57,16 @@ pub fn render(v: &View) -> Html {
     let play = link.callback(|_| Msg::TogglePlay);
     let speed = link.callback(|e: Event| {
         let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
-        match s.value().parse::<f64>() {
-            Ok(x) => Msg::Speed(x),
-            Err(_) => Msg::None,
+        match Pace::parse(&s.value()) {
+            Some(p) => Msg::Pace(p),
+            None => Msg::None,
         }
     });
-    let options = speeds()
-        .iter()
-        .map(|s| {
-            html! { <option value={s.to_string()} selected={(*s - ui.speed).abs() < 1e-9}>{ speed_label(*s) }</option> }
-        })
-        .collect::<Html>();
+    let options = pace_options(ui.pace);
+    let teach = ui.pace == Pace::Teach;
+    let fast =
+        link.callback(move |_| Msg::Pace(if teach { Pace::Fixed(5.0) } else { Pace::Teach }));
+    let running = v.running();
     let n_opts = (1..=9)
         .map(|n| {
             html! { <option value={n.to_string()} selected={ui.forms.reset_n == n.to_string()}>{ n.to_string() }</option> }
@@ -85,43 +102,50 @@ pub fn render(v: &View) -> Html {
         <header class="toolbar" role="toolbar" aria-label="run controls">
             <h1 class="brand" title="an interactive Raft consensus lab">{ "raftlab" }</h1>
             <div class="group">
-                <button class={classes!("play", ui.playing.then_some("on"))} onclick={play}
-                    aria-label={if ui.playing { "pause" } else { "play" }} data-playing={ui.playing.to_string()}
-                    title="play / pause (space)">
-                    { if ui.playing { "❚❚ Pause" } else { "▶ Play" } }
+                <button class={classes!("play", running.then_some("on"))} onclick={play}
+                    aria-label={if running { "pause" } else { "play" }} data-playing={running.to_string()}
+                    title="play / pause (space); during a lesson it plays the lesson">
+                    { if running { "❚❚ Pause" } else { "▶ Play" } }
                 </button>
                 <label class="field">
-                    { "speed " }
+                    <span class="wide-only">{ "speed " }</span>
                     <select onchange={speed} aria-label="speed">{ options }</select>
                 </label>
+                <button class="fast" onclick={fast} aria-label={if teach { "fast pace" } else { "teaching pace" }}
+                    title={if teach { "5× real time" } else { "back to the teaching pace" }}>
+                    { if teach { "▶▶ fast" } else { "slow" } }
+                </button>
                 <span class="clock" title="simulated time; a tick is 100 ms">
                     { format!("t = {} · tick {}", secs(sim.now), sim.now / 100) }
                 </span>
             </div>
-            <div class="group">
-                <label class="field">
-                    { "nodes " }
-                    <select onchange={set_n} aria-label="number of nodes">{ n_opts }</select>
-                </label>
-                <label class="field">
-                    { "seed " }
-                    <input class="num" type="number" min="0" value={ui.forms.reset_seed.clone()} oninput={set_seed} aria-label="seed" />
-                </label>
-                <button onclick={reset} aria-label="reset the cluster" title="start a new cluster with these nodes and seed">{ "↺ Reset" }</button>
-            </div>
-            <div class="group switches">
-                { switch(v, "prevote", "pre-vote", o.prevote, "pre-vote") }
-                { switch(v, "checkquorum", "check-quorum", o.checkquorum, "check-quorum") }
-                { switch(v, "strict-reconfig", "strict reconfig", o.strict_reconfig, "strict reconfig") }
-                { switch(v, "unsafe-commit", "unsafe commit", o.unsafe_commit, "unsafe commit") }
-                <label class="field" title={tip("learner-ready")}>
-                    { "learner-ready " }
-                    <input class="num" type="number" min="0" max="100"
-                        value={ui.forms.learner_ready.clone().unwrap_or_else(|| o.learner_ready.to_string())}
-                        oninput={learner_typing} onchange={learner_ready} aria-label="learner-ready threshold percent" />
-                    { "%" }
-                </label>
-            </div>
+            <details class="group options">
+                <summary aria-label="cluster options">{ "⚙ cluster" }</summary>
+                <div class="switches">
+                    <div class="row">
+                        <label class="field">
+                            { "nodes " }
+                            <select onchange={set_n} aria-label="number of nodes">{ n_opts }</select>
+                        </label>
+                        <label class="field">
+                            { "seed " }
+                            <input class="num" type="number" min="0" value={ui.forms.reset_seed.clone()} oninput={set_seed} aria-label="seed" />
+                        </label>
+                        <button onclick={reset} aria-label="reset the cluster" title="start a new cluster with these nodes and seed">{ "↺ Reset" }</button>
+                    </div>
+                    { switch(v, "prevote", "pre-vote", o.prevote, "pre-vote") }
+                    { switch(v, "checkquorum", "check-quorum", o.checkquorum, "check-quorum") }
+                    { switch(v, "strict-reconfig", "strict reconfig", o.strict_reconfig, "strict reconfig") }
+                    { switch(v, "unsafe-commit", "unsafe commit", o.unsafe_commit, "unsafe commit") }
+                    <label class="field" title={tip("learner-ready")}>
+                        { "learner-ready " }
+                        <input class="num" type="number" min="0" max="100"
+                            value={ui.forms.learner_ready.clone().unwrap_or_else(|| o.learner_ready.to_string())}
+                            oninput={learner_typing} onchange={learner_ready} aria-label="learner-ready threshold percent" />
+                        { "%" }
+                    </label>
+                </div>
+            </details>
             <div class="group end">
                 { event_log::badge(v) }
                 <button onclick={theme} aria-label={theme_label} title={theme_label}>{ "◐" }</button>

@@ -82,6 +82,8 @@ test('clicking a message in flight shows its fields; dropping it removes it', { 
 test('reset with N nodes and a seed; protocol switches are recorded as set actions', { timeout: 90_000 }, () =>
   withApp('reset-and-switches', async (app) => {
     const { page } = app;
+    // Reset and the protocol switches fold under "cluster".
+    await page.click('summary[aria-label="cluster options"]');
     await page.selectOption('select[aria-label="number of nodes"]', '7');
     await page.fill('input[aria-label="seed"]', '42');
     await page.click('button[aria-label="reset the cluster"]');

@@ -1,0 +1,664 @@
+//! Compare: fork one scenario into two runs that differ in options or in actions, advance
+//! them in lockstep on the same clock, and report where they first diverge, in words.
+//!
+//! Run A is the scenario as written. Run B forks from it at the fork point (the `compare`
+//! line, or a line chosen on the command line): from there B has its own options, runs `B:`
+//! lines instead of `A:` lines, and may replace one command. Both runs share the seed and
+//! every other line, and both clocks move together: a `tick`, `at` or `await` moves both,
+//! and the two states are compared at every moment either run processes an event. With no
+//! difference at all the two runs are identical event for event (tested).
+
+use serde::{Deserialize, Serialize};
+
+use crate::raft::NodeId;
+
+use super::action::Action;
+use super::client::Outcome;
+use super::cluster::{Sim, TICK_MS};
+use super::cond::Cond;
+use super::scenario::{Line, Script, Side, Stmt};
+
+/// How run B differs from run A.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Variant {
+    /// Options B has from the fork on (`prevote=off`).
+    pub options: Vec<(String, String)>,
+    /// Fork before the first line numbered at least this (None: the `compare` line, or
+    /// right after the `cluster` line).
+    pub from_line: Option<usize>,
+    /// B runs this command instead of the line with this number.
+    pub instead: Option<(usize, Stmt, String)>,
+}
+
+impl Variant {
+    /// Parses `--instead LINE:COMMAND`.
+    pub fn parse_instead(text: &str) -> Result<(usize, Stmt, String), String> {
+        let (n, cmd) = text
+            .split_once(':')
+            .ok_or_else(|| format!("expected LINE:COMMAND, got '{text}'"))?;
+        let n: usize = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("expected a line number before ':', got '{n}'"))?;
+        let s = Script::parse(&format!("cluster 1\n{}", cmd.trim()))
+            .map_err(|e| format!("in '{}': {}", cmd.trim(), e.message))?;
+        let stmt = s
+            .lines
+            .get(1)
+            .map(|l| l.stmt.clone())
+            .ok_or("missing command after ':'")?;
+        if matches!(
+            stmt,
+            Stmt::Compare(_) | Stmt::Explore(_) | Stmt::Only { .. }
+        ) {
+            return Err("--instead takes an action, tick, at, await, expect or say".into());
+        }
+        Ok((n, stmt, cmd.trim().to_string()))
+    }
+}
+
+/// What differs between the runs at one moment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diff {
+    /// What: `term`, `role`, `leader`, `lead`, `commit`, `status`, `member`, `outcome`,
+    /// `refusal`, `violations`.
+    pub what: String,
+    /// The node it is about, if any.
+    pub node: Option<NodeId>,
+    /// The value in run A.
+    pub a: String,
+    /// The value in run B.
+    pub b: String,
+}
+
+/// The first moment the runs differ.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Divergence {
+    /// Simulated time, ms.
+    pub time: u64,
+    /// The scenario line being run then.
+    pub lineno: usize,
+    /// Its text.
+    pub line: String,
+    /// Every difference at that moment.
+    pub diffs: Vec<Diff>,
+    /// What run A logged at that moment.
+    pub events_a: Vec<String>,
+    /// What run B logged at that moment.
+    pub events_b: Vec<String>,
+    /// The divergence in one sentence.
+    pub text: String,
+}
+
+/// A comparison's result.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// How B differs, in words ("with prevote=off").
+    pub label: String,
+    /// The first divergence, if the runs ever differ.
+    pub first: Option<Divergence>,
+    /// The first divergence of each kind (`term`, `leader`, ...), in order of time.
+    pub firsts: Vec<Divergence>,
+    /// Run A at the end.
+    pub a: Sim,
+    /// Run B at the end (equal to A's start when the fork was never reached).
+    pub b: Sim,
+    /// Failed lines of A: (line number, message).
+    pub failures_a: Vec<(usize, String)>,
+    /// Failed lines of B.
+    pub failures_b: Vec<(usize, String)>,
+    /// Narration, in order.
+    pub narration: Vec<String>,
+}
+
+/// One run's observable state, compared between the runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Obs {
+    nodes: Vec<(
+        NodeId,
+        &'static str,
+        &'static str,
+        u64,
+        NodeId,
+        u64,
+        &'static str,
+    )>,
+    leader: Option<NodeId>,
+    outcomes: Vec<(u64, &'static str)>,
+    violations: usize,
+}
+
+fn observe(sim: &Sim) -> Obs {
+    let cfg = sim.config();
+    Obs {
+        nodes: sim
+            .nodes
+            .values()
+            .map(|n| {
+                let r = &n.raft;
+                (
+                    r.id,
+                    n.status.name(),
+                    r.role.name(),
+                    r.term,
+                    r.lead,
+                    r.log.committed,
+                    if cfg.is_voter(r.id) {
+                        "voter"
+                    } else if cfg.is_learner(r.id) {
+                        "learner"
+                    } else {
+                        "not a member"
+                    },
+                )
+            })
+            .collect(),
+        leader: sim.leader(),
+        outcomes: sim
+            .requests
+            .values()
+            .map(|r| {
+                let w = match r.outcome {
+                    Outcome::Pending => "pending",
+                    Outcome::Accepted => "accepted",
+                    Outcome::Committed { .. } => "committed",
+                    Outcome::Rejected { .. } => "rejected",
+                    Outcome::Value { .. } => "answered",
+                };
+                (r.id, w)
+            })
+            .collect(),
+        violations: sim.violations.len(),
+    }
+}
+
+fn nw(id: NodeId) -> String {
+    if id == 0 {
+        "none".into()
+    } else {
+        format!("n{id}")
+    }
+}
+
+fn diffs(a: &Obs, b: &Obs) -> Vec<Diff> {
+    let mut out = Vec::new();
+    let d = |what: &str, node: Option<NodeId>, x: String, y: String| Diff {
+        what: what.into(),
+        node,
+        a: x,
+        b: y,
+    };
+    if a.leader != b.leader {
+        out.push(d(
+            "leader",
+            None,
+            nw(a.leader.unwrap_or(0)),
+            nw(b.leader.unwrap_or(0)),
+        ));
+    }
+    let ids: std::collections::BTreeSet<NodeId> =
+        a.nodes.iter().chain(&b.nodes).map(|n| n.0).collect();
+    for id in ids {
+        let x = a.nodes.iter().find(|n| n.0 == id);
+        let y = b.nodes.iter().find(|n| n.0 == id);
+        match (x, y) {
+            (Some(x), Some(y)) => {
+                if x.1 != y.1 {
+                    out.push(d("status", Some(id), x.1.into(), y.1.into()));
+                }
+                if x.2 != y.2 {
+                    out.push(d("role", Some(id), x.2.into(), y.2.into()));
+                }
+                if x.3 != y.3 {
+                    out.push(d("term", Some(id), x.3.to_string(), y.3.to_string()));
+                }
+                if x.4 != y.4 {
+                    out.push(d("lead", Some(id), nw(x.4), nw(y.4)));
+                }
+                if x.5 != y.5 {
+                    out.push(d("commit", Some(id), x.5.to_string(), y.5.to_string()));
+                }
+                if x.6 != y.6 {
+                    out.push(d("member", Some(id), x.6.into(), y.6.into()));
+                }
+            }
+            (x, y) => out.push(d(
+                "status",
+                Some(id),
+                x.map_or("absent", |n| n.1).into(),
+                y.map_or("absent", |n| n.1).into(),
+            )),
+        }
+    }
+    for (id, x) in &a.outcomes {
+        if let Some((_, y)) = b.outcomes.iter().find(|(j, _)| j == id) {
+            if x != y {
+                out.push(d(
+                    "outcome",
+                    None,
+                    format!("request {id} {x}"),
+                    format!("request {id} {y}"),
+                ));
+            }
+        }
+    }
+    if a.violations != b.violations {
+        out.push(d(
+            "violations",
+            None,
+            a.violations.to_string(),
+            b.violations.to_string(),
+        ));
+    }
+    out
+}
+
+/// One diff in words, from B's side: "n3 is candidate (A: precandidate)".
+fn word(d: &Diff) -> String {
+    let who = d.node.map_or(String::new(), |n| format!("n{n}"));
+    match d.what.as_str() {
+        "leader" => format!("the leader is {} (A: {})", d.b, d.a),
+        "status" => format!("{who} is {} (A: {})", d.b, d.a),
+        "member" => format!("{who} is a {} (A: {})", d.b, d.a),
+        "role" => format!("{who} is {} (A: {})", d.b, d.a),
+        "term" => format!("{who}'s term is {} (A: {})", d.b, d.a),
+        "lead" => format!("{who} follows {} (A: {})", d.b, d.a),
+        "commit" => format!("{who} has committed up to {} (A: {})", d.b, d.a),
+        "outcome" => format!("{} (A: {})", d.b, d.a),
+        "refusal" => format!("the line {} (A: {})", d.b, d.a),
+        "violations" => format!("{} invariant violations (A: {})", d.b, d.a),
+        _ => format!("{} {who}: {} (A: {})", d.what, d.b, d.a),
+    }
+}
+
+/// The two runs being played.
+struct Lockstep {
+    a: Sim,
+    b: Option<Sim>,
+    label: String,
+    lineno: usize,
+    line: String,
+    first: Option<Divergence>,
+    firsts: Vec<Divergence>,
+    failures_a: Vec<(usize, String)>,
+    failures_b: Vec<(usize, String)>,
+    narration: Vec<String>,
+    seen_a: u64,
+    seen_b: u64,
+}
+
+impl Lockstep {
+    /// Records any difference at this moment.
+    fn compare(&mut self) {
+        let Some(b) = &self.b else { return };
+        let ds = diffs(&observe(&self.a), &observe(b));
+        self.note(ds);
+    }
+
+    fn note(&mut self, ds: Vec<Diff>) {
+        if ds.is_empty() {
+            return;
+        }
+        let Some(b) = &self.b else { return };
+        let now = self.a.now;
+        let events = |s: &Sim, seen: u64| -> Vec<String> {
+            s.events
+                .iter()
+                .filter(|e| e.seq > seen && e.time == now)
+                .map(|e| e.text.clone())
+                .collect()
+        };
+        let make = |ds: Vec<Diff>| {
+            let words: Vec<String> = ds.iter().map(word).collect();
+            Divergence {
+                time: now,
+                lineno: self.lineno,
+                line: self.line.clone(),
+                text: format!(
+                    "at tick {:.1} (line {}: {}), {}: {}",
+                    now as f64 / TICK_MS as f64,
+                    self.lineno,
+                    self.line,
+                    self.label,
+                    words.join("; ")
+                ),
+                events_a: events(&self.a, self.seen_a),
+                events_b: events(b, self.seen_b),
+                diffs: ds,
+            }
+        };
+        let mut new_kinds = Vec::new();
+        for d in &ds {
+            if !self.firsts.iter().any(|f| f.diffs[0].what == d.what)
+                && !new_kinds.iter().any(|k: &Diff| k.what == d.what)
+            {
+                new_kinds.push(d.clone());
+            }
+        }
+        for d in new_kinds {
+            let f = make(vec![d]);
+            self.firsts.push(f);
+        }
+        if self.first.is_none() {
+            self.first = Some(make(ds));
+        }
+    }
+
+    fn mark_seen(&mut self) {
+        self.seen_a = self.a.event_count;
+        self.seen_b = self.b.as_ref().map_or(0, |b| b.event_count);
+    }
+
+    /// Moves both clocks to `t`, comparing at every moment either run has an event.
+    fn advance_to(&mut self, t: u64) {
+        loop {
+            let next = [
+                self.a.next_event_time(),
+                self.b.as_ref().and_then(|b| b.next_event_time()),
+            ]
+            .into_iter()
+            .flatten()
+            .min()
+            .map_or(t, |n| n.min(t))
+            .max(self.a.now);
+            self.a.advance_to(next);
+            if let Some(b) = &mut self.b {
+                b.advance_to(next);
+            }
+            self.compare();
+            self.mark_seen();
+            if next >= t {
+                break;
+            }
+        }
+    }
+
+    fn tick(&mut self) {
+        self.advance_to(self.a.now + TICK_MS);
+    }
+
+    fn fail(&mut self, side: Side, msg: String) {
+        match side {
+            Side::A => self.failures_a.push((self.lineno, msg)),
+            Side::B => self.failures_b.push((self.lineno, msg)),
+        }
+    }
+
+    fn sides(&self, only: Option<Side>) -> Vec<Side> {
+        let mut v = Vec::new();
+        if only != Some(Side::B) {
+            v.push(Side::A);
+        }
+        if self.b.is_some() && only != Some(Side::A) {
+            v.push(Side::B);
+        }
+        v
+    }
+
+    fn sim(&self, side: Side) -> &Sim {
+        match (side, &self.b) {
+            (Side::B, Some(b)) => b,
+            _ => &self.a,
+        }
+    }
+
+    fn await_cond(&mut self, cond: &Cond, within: u64, only: Option<Side>) {
+        let sides = self.sides(only);
+        let mut held = vec![false; sides.len()];
+        for i in 0..=within {
+            for (k, s) in sides.iter().enumerate() {
+                held[k] |= cond.eval(self.sim(*s)).0;
+            }
+            if held.iter().all(|h| *h) {
+                return;
+            }
+            if i < within {
+                self.tick();
+            }
+        }
+        for (k, s) in sides.iter().enumerate() {
+            if !held[k] {
+                let actual = cond.actual(self.sim(*s));
+                self.fail(
+                    *s,
+                    format!(
+                        "await {} not met within {within} ticks: actual {actual}",
+                        cond.text
+                    ),
+                );
+            }
+        }
+    }
+
+    fn act(&mut self, action: &Action, only: Option<Side>) {
+        // As the player does: everything due at this moment first.
+        if only.is_none() {
+            self.advance_to(self.a.now);
+        } else {
+            let now = self.a.now;
+            self.a.advance_to(now);
+            if let Some(b) = &mut self.b {
+                b.advance_to(now);
+            }
+        }
+        let mut results = Vec::new();
+        for s in self.sides(only) {
+            let r = match (s, &mut self.b) {
+                (Side::B, Some(b)) => b.apply(action),
+                _ => self.a.apply(action),
+            };
+            if let Err(e) = &r {
+                self.fail(s, e.clone());
+            }
+            results.push((s, r));
+        }
+        if let [(_, ra), (_, rb)] = results.as_slice() {
+            if ra.is_ok() != rb.is_ok() {
+                let w = |r: &Result<(), String>| match r {
+                    Ok(()) => "was taken".to_string(),
+                    Err(e) => format!("failed: {e}"),
+                };
+                self.note(vec![Diff {
+                    what: "refusal".into(),
+                    node: None,
+                    a: w(ra),
+                    b: w(rb),
+                }]);
+            }
+        }
+        // One run's own action is compared once both runs have taken theirs (the next
+        // shared line or clock move), so an `A:` line is not reported against the `B:`
+        // line that follows it.
+        if only.is_none() {
+            self.compare();
+            self.mark_seen();
+        }
+    }
+
+    fn exec(&mut self, stmt: &Stmt, only: Option<Side>) {
+        match stmt {
+            Stmt::Cluster { .. } | Stmt::Compare(_) | Stmt::Explore(_) => {}
+            Stmt::Tick(n) => {
+                for _ in 0..*n {
+                    self.tick();
+                }
+            }
+            Stmt::At { time, then } => {
+                self.advance_to(*time);
+                if let Some(s) = then {
+                    self.exec(s, only);
+                }
+            }
+            Stmt::Await { cond, within } => self.await_cond(cond, *within, only),
+            Stmt::Expect(cond) => {
+                for s in self.sides(only) {
+                    let (ok, actual) = cond.eval(self.sim(s));
+                    if !ok {
+                        self.fail(s, format!("expect {}: actual {actual}", cond.text));
+                    }
+                }
+            }
+            Stmt::Say(t) => self.narration.push(t.clone()),
+            Stmt::Act(a) => self.act(a, only),
+            Stmt::Only { side, stmt } => {
+                if *side == Side::A || self.b.is_some() {
+                    self.exec(stmt, Some(*side));
+                }
+            }
+        }
+    }
+}
+
+/// Plays `text` as runs A and B in lockstep. `variant` adds to (or, for options, replaces)
+/// what the scenario's `compare` line declares. A file that does not parse, a scenario with
+/// nothing to compare, or a fork line past the end is an error.
+pub fn compare(text: &str, variant: &Variant) -> Result<Report, String> {
+    let script = Script::parse(text).map_err(|e| e.to_string())?;
+    let declared = script
+        .lines
+        .iter()
+        .position(|l| matches!(l.stmt, Stmt::Compare(_)));
+    let mut options = match declared.map(|i| &script.lines[i].stmt) {
+        Some(Stmt::Compare(o)) => o.clone(),
+        _ => Vec::new(),
+    };
+    if !variant.options.is_empty() {
+        options = variant.options.clone();
+    }
+    let has_b_lines = script
+        .lines
+        .iter()
+        .any(|l| matches!(l.stmt, Stmt::Only { .. }));
+    // B's own actions name the variant ("B: member add n4"); its own checks do not.
+    let b_actions: Vec<String> = script
+        .lines
+        .iter()
+        .filter(|l| matches!(&l.stmt, Stmt::Only { side: Side::B, stmt } if matches!(**stmt, Stmt::Act(_))))
+        .map(|l| format!("'{}'", l.text.trim_start_matches("B:").trim()))
+        .collect();
+    if options.is_empty() && variant.instead.is_none() && !has_b_lines {
+        return Err(
+            "nothing to compare: give --with OPTION=VALUE or --instead LINE:COMMAND, or add a 'compare' line".into(),
+        );
+    }
+    let fork = match variant.from_line {
+        Some(n) => script
+            .lines
+            .iter()
+            .position(|l| l.lineno >= n)
+            .ok_or_else(|| format!("--from {n}: the scenario has no line {n} or later"))?
+            .max(1),
+        None => declared.unwrap_or(1),
+    };
+    if let Some((n, _, _)) = &variant.instead {
+        let i = script
+            .lines
+            .iter()
+            .position(|l| l.lineno == *n)
+            .ok_or_else(|| format!("--instead {n}: line {n} has no command"))?;
+        if i < fork {
+            return Err(format!(
+                "--instead {n}: line {n} comes before the fork (line {})",
+                script.lines.get(fork).map_or(0, |l| l.lineno)
+            ));
+        }
+    }
+    let mut label_parts: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    if let Some((n, _, cmd)) = &variant.instead {
+        let orig = script
+            .lines
+            .iter()
+            .find(|l| l.lineno == *n)
+            .map_or(String::new(), |l| l.text.clone());
+        label_parts.push(format!("'{cmd}' instead of '{orig}'"));
+    }
+    label_parts.extend(b_actions);
+    if label_parts.is_empty() {
+        label_parts.push("its B: lines".into());
+    }
+    let label = format!("with {}", label_parts.join(", "));
+
+    let Some(Line {
+        stmt: Stmt::Cluster { n, opts },
+        ..
+    }) = script.lines.first()
+    else {
+        return Err("the first command must be 'cluster N'".into());
+    };
+    let mut ls = Lockstep {
+        a: Sim::new(*n, opts.clone()),
+        b: None,
+        label,
+        lineno: script.lines[0].lineno,
+        line: script.lines[0].text.clone(),
+        first: None,
+        firsts: Vec::new(),
+        failures_a: Vec::new(),
+        failures_b: Vec::new(),
+        narration: Vec::new(),
+        seen_a: 0,
+        seen_b: 0,
+    };
+    for (i, line) in script.lines.iter().enumerate().skip(1) {
+        ls.lineno = line.lineno;
+        ls.line = line.text.clone();
+        if i == fork {
+            ls.b = Some(if i == 1 {
+                // Forking before anything happened is the same as B's own cluster line.
+                let mut o = opts.clone();
+                for (k, v) in &options {
+                    o.set(k, v)?;
+                }
+                Sim::new(*n, o)
+            } else {
+                let mut b = ls.a.clone();
+                for (k, v) in &options {
+                    b.apply(&Action::Set {
+                        name: k.clone(),
+                        value: v.clone(),
+                    })?;
+                }
+                b
+            });
+            ls.mark_seen();
+        }
+        let before_a = ls.a.violations.len();
+        let before_b = ls.b.as_ref().map_or(0, |b| b.violations.len());
+        match &variant.instead {
+            Some((lno, alt, _)) if *lno == line.lineno && ls.b.is_some() => {
+                ls.exec(&line.stmt, Some(Side::A));
+                ls.exec(alt, Some(Side::B));
+            }
+            _ => ls.exec(&line.stmt, None),
+        }
+        // As the player does, an invariant violation fails the line, unless the
+        // teaching-only unsafe switch is on (then violations are the lesson).
+        if !ls.a.opts.unsafe_commit && ls.a.violations.len() > before_a {
+            let v = &ls.a.violations[before_a];
+            ls.fail(
+                Side::A,
+                format!("invariant violated: {}: {}", v.invariant, v.detail),
+            );
+        }
+        if let Some(b) = &ls.b {
+            if !b.opts.unsafe_commit && b.violations.len() > before_b {
+                let v = b.violations[before_b].clone();
+                ls.fail(
+                    Side::B,
+                    format!("invariant violated: {}: {}", v.invariant, v.detail),
+                );
+            }
+        }
+    }
+    let b = ls.b.clone().unwrap_or_else(|| ls.a.clone());
+    Ok(Report {
+        label: ls.label,
+        first: ls.first,
+        firsts: ls.firsts,
+        a: ls.a,
+        b,
+        failures_a: ls.failures_a,
+        failures_b: ls.failures_b,
+        narration: ls.narration,
+    })
+}

@@ -1,0 +1,231 @@
+//! Client-side oracles for a simulated run: what the clients were promised, checked against
+//! what they got. The invariant checker (`raft::invariants`) looks inside the nodes; these
+//! look only at requests and answers, as a Jepsen-style test would, and are shared by the
+//! randomized campaign (`tests/campaign.rs`) and any other explorer of runs.
+//!
+//! - **Durability**: a write acknowledged to its client (committed) is never lost: at the end
+//!   every live voter holds it.
+//! - **Linearizable reads**: a linearizable read is served at a read index no lower than the
+//!   commit index of any write acknowledged before the read was issued, and returns the key's
+//!   value as of that index.
+//!
+//! Writes are expected to use a distinct key each (a campaign writes `k1`, `k2`, ...), so a
+//! key's value tells exactly which write produced it.
+//!
+//! `--force-new-cluster` is an unsafe recovery: the forced node's committed log is all that
+//! survives, so acknowledged writes it had not committed are legitimately lost. The oracle
+//! is told ([`Oracle::force_new_cluster`]), counts them as forgiven, and no longer expects
+//! them anywhere.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::client::{Outcome, ReqKind};
+use super::cluster::{Sim, Status};
+use crate::raft::NodeId;
+
+/// An acknowledged write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Acked {
+    key: String,
+    value: String,
+    index: u64,
+}
+
+/// A linearizable read waiting for its answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct OpenRead {
+    key: String,
+    /// The highest commit index of any write acknowledged before it was issued.
+    floor: u64,
+}
+
+/// The oracles' state for one run.
+#[derive(Clone, Debug, Default)]
+pub struct Oracle {
+    /// Request ids below this were all seen answered or are tracked as open.
+    scanned: u64,
+    /// Writes not yet answered.
+    open_writes: BTreeSet<u64>,
+    /// Acknowledged writes still expected to survive, by request id.
+    acked: BTreeMap<u64, Acked>,
+    /// key → the acknowledged write of that key (request id).
+    by_key: BTreeMap<String, u64>,
+    /// Linearizable reads not yet answered, by request id.
+    open_reads: BTreeMap<u64, OpenRead>,
+    /// Highest index of an acknowledged write still expected to survive.
+    floor: u64,
+    /// Wrong answers to linearizable reads, in words.
+    pub wrong_reads: Vec<String>,
+    /// Acknowledged writes missing at the end, in words.
+    pub lost_writes: Vec<String>,
+    /// Acknowledged writes lost to a force-new-cluster (allowed).
+    pub forgiven: usize,
+    /// Linearizable reads answered and checked.
+    pub reads_checked: usize,
+    /// Writes acknowledged.
+    pub writes_acked: usize,
+}
+
+impl Oracle {
+    /// An oracle that has seen no request.
+    pub fn new() -> Oracle {
+        Oracle::default()
+    }
+
+    /// Takes in every outcome the run has produced so far. Call it after each action and
+    /// each stretch of time, and before any action that makes a request: the simulator
+    /// forgets old answered requests when new ones arrive.
+    pub fn observe(&mut self, sim: &Sim) {
+        for (&id, r) in sim.requests.range(self.scanned..) {
+            self.scanned = id + 1;
+            match &r.kind {
+                ReqKind::Write { .. } => {
+                    self.open_writes.insert(id);
+                }
+                ReqKind::Read {
+                    key,
+                    linearizable: true,
+                } => {
+                    // Issued just now (the caller observes around every request).
+                    self.open_reads.insert(
+                        id,
+                        OpenRead {
+                            key: key.clone(),
+                            floor: self.floor,
+                        },
+                    );
+                }
+                _ => {}
+            }
+        }
+        let writes: Vec<u64> = self.open_writes.iter().copied().collect();
+        for id in writes {
+            let Some(r) = sim.requests.get(&id) else {
+                self.open_writes.remove(&id);
+                continue;
+            };
+            match (&r.kind, &r.outcome) {
+                (ReqKind::Write { key, value }, Outcome::Committed { index }) => {
+                    self.open_writes.remove(&id);
+                    self.writes_acked += 1;
+                    self.floor = self.floor.max(*index);
+                    self.by_key.insert(key.clone(), id);
+                    self.acked.insert(
+                        id,
+                        Acked {
+                            key: key.clone(),
+                            value: value.clone(),
+                            index: *index,
+                        },
+                    );
+                }
+                (_, Outcome::Pending) => {}
+                _ => {
+                    self.open_writes.remove(&id);
+                }
+            }
+        }
+        let reads: Vec<u64> = self.open_reads.keys().copied().collect();
+        for id in reads {
+            let Some(r) = sim.requests.get(&id) else {
+                self.open_reads.remove(&id);
+                continue;
+            };
+            match &r.outcome {
+                Outcome::Pending => {}
+                Outcome::Value { value, index, .. } => {
+                    let read = self.open_reads.remove(&id).expect("open");
+                    self.reads_checked += 1;
+                    self.check_read(id, &read, value.as_deref(), *index, r.via);
+                }
+                _ => {
+                    self.open_reads.remove(&id);
+                }
+            }
+        }
+    }
+
+    fn check_read(
+        &mut self,
+        id: u64,
+        read: &OpenRead,
+        value: Option<&str>,
+        index: Option<u64>,
+        via: Option<NodeId>,
+    ) {
+        let via = via.map_or("?".to_string(), |n| format!("n{n}"));
+        let Some(ri) = index else {
+            self.wrong_reads.push(format!(
+                "read #{id} of {} via {via}: no read index",
+                read.key
+            ));
+            return;
+        };
+        if ri < read.floor {
+            self.wrong_reads.push(format!(
+                "read #{id} of {} via {via} served at read index {ri}, below index {} of a write acknowledged before it was issued",
+                read.key, read.floor
+            ));
+        }
+        let expected = self
+            .by_key
+            .get(&read.key)
+            .and_then(|w| self.acked.get(w))
+            .filter(|w| w.index <= ri);
+        if let Some(w) = expected {
+            if value != Some(w.value.as_str()) {
+                self.wrong_reads.push(format!(
+                    "read #{id} of {} via {via} at read index {ri} returned {}, but {}={} was committed at index {}",
+                    read.key,
+                    value.unwrap_or("(none)"),
+                    w.key,
+                    w.value,
+                    w.index
+                ));
+            }
+        }
+    }
+
+    /// Node `id` was just restarted with `--force-new-cluster`: acknowledged writes above
+    /// its commit index (before the new entries it added) are lost, as etcd documents, and
+    /// reads are no longer held to them.
+    pub fn force_new_cluster(&mut self, commit_before: u64) {
+        let lost: Vec<u64> = self
+            .acked
+            .iter()
+            .filter(|(_, w)| w.index > commit_before)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in lost {
+            let w = self.acked.remove(&id).expect("listed");
+            self.by_key.remove(&w.key);
+            self.forgiven += 1;
+        }
+        self.floor = self.acked.values().map(|w| w.index).max().unwrap_or(0);
+        for r in self.open_reads.values_mut() {
+            r.floor = r.floor.min(commit_before);
+        }
+    }
+
+    /// Checks that every acknowledged write is held by every running voter of `voters`
+    /// (call it once the run has settled); records what is missing.
+    pub fn check_durable(&mut self, sim: &Sim, voters: &BTreeSet<NodeId>) {
+        for id in voters {
+            let Some(n) = sim.nodes.get(id) else { continue };
+            if n.status != Status::Running {
+                continue;
+            }
+            for w in self.acked.values() {
+                if n.raft.kv.get(&w.key) != Some(&w.value) {
+                    self.lost_writes.push(format!(
+                        "n{id} lacks {}={} (acknowledged at index {}; it has {})",
+                        w.key,
+                        w.value,
+                        w.index,
+                        n.raft.kv.get(&w.key).map_or("nothing", |v| v.as_str())
+                    ));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! The app's lesson and scenario messages: loading a scenario or preset as a lesson, the
+//! script panel's instant controls, and the lesson dock's play / back / replay / speed.
+
+use crate::sim::player::Player;
+use crate::sim::presets;
+use crate::sim::scenario::Script;
+
+use super::app::{App, Msg, Tab};
+use super::lesson::Lesson;
+
+impl App {
+    /// Plays or pauses the lesson's stretch.
+    pub(super) fn set_lesson_playing(&mut self, on: bool) {
+        self.ui.playing = false;
+        if on && !self.tl().at_head() {
+            // A lesson continues from where its script left off, not from a moment scrubbed to.
+            let head = self.tl().head_time();
+            self.tl_mut().seek(head);
+        }
+        if let Some(l) = self.scenario.as_mut() {
+            l.set_playing(on);
+        }
+        self.sync_clock();
+    }
+
+    /// Loads scenario text as a lesson and runs its `cluster` line; paused at its start card.
+    pub(super) fn load_script(
+        &mut self,
+        name: String,
+        text: &str,
+        preset: Option<&'static presets::Preset>,
+    ) -> bool {
+        match Script::parse(text) {
+            Ok(script) => {
+                let mut player = Player::new(script);
+                // The first line is always `cluster`: run it so the new cluster shows at once.
+                player.step();
+                if let Some(tl) = player.timeline() {
+                    self.sync_reset_form(tl.initial_size(), tl.initial_options().seed);
+                }
+                self.scenario = Some(Lesson::new(player, name, preset));
+                self.ui.script_error = None;
+                self.ui.selected_node = None;
+                self.ui.selected_msg = None;
+                self.ui.history.clear();
+                self.ui.tab = Tab::Scenario;
+                self.ui.welcome = false;
+                self.seen_violations = 0;
+                self.set_playing(false);
+                true
+            }
+            Err(e) => {
+                self.ui.script_error = Some(format!("{name}: line {e}"));
+                self.ui.tab = Tab::Scenario;
+                false
+            }
+        }
+    }
+
+    pub(super) fn load_preset(&mut self, id: &str) -> bool {
+        match presets::find(id) {
+            Some(p) => {
+                self.ui.forms.preset = p.id.to_string();
+                self.load_script(p.title().to_string(), p.text, Some(p))
+            }
+            None => {
+                self.ui.notice = Some(format!("There is no preset called '{id}'."));
+                false
+            }
+        }
+    }
+
+    /// Handles the lesson and scenario messages.
+    pub(super) fn lesson_update(&mut self, msg: Msg) {
+        match msg {
+            Msg::LoadScript(name, text) => {
+                self.load_script(name, &text, None);
+            }
+            Msg::LoadPreset => {
+                let id = self.ui.forms.preset.clone();
+                if presets::find(&id).is_some() {
+                    self.load_preset(&id);
+                } else {
+                    self.ui.script_error = Some("choose a preset first".into());
+                }
+            }
+            Msg::LoadPasted => {
+                let text = self.ui.forms.paste.clone();
+                self.load_script("pasted scenario".into(), &text, None);
+            }
+            Msg::ScriptError(e) => self.ui.script_error = Some(e),
+            Msg::PlayerStep => {
+                self.set_playing(false);
+                if let Some(l) = self.scenario.as_mut() {
+                    let next = l.player.next_line().map_or(usize::MAX, |n| n + 1);
+                    l.run_lines_now(next);
+                }
+            }
+            Msg::PlayerRunTo(line) => {
+                self.set_playing(false);
+                if let Some(l) = self.scenario.as_mut() {
+                    l.run_lines_now(line);
+                }
+            }
+            Msg::PlayerContinue => {
+                self.set_playing(false);
+                if let Some(l) = self.scenario.as_mut() {
+                    l.run_to_narration_now();
+                }
+            }
+            Msg::PlayerClose => {
+                if let Some(s) = self.scenario.take() {
+                    if let Some(tl) = s.player.into_timeline() {
+                        self.tl = tl;
+                    }
+                }
+                self.sync_clock();
+            }
+            Msg::StartLesson(id) => {
+                self.load_preset(id);
+            }
+            Msg::LessonPlay(on) => self.set_lesson_playing(on),
+            Msg::LessonBack => {
+                if let Some(l) = self.scenario.as_mut() {
+                    let k = l.step().saturating_sub(1);
+                    l.back_to(k);
+                }
+                self.seen_violations = self.tl().sim().violations.len();
+                self.sync_clock();
+            }
+            Msg::LessonReplay => {
+                if let Some(l) = self.scenario.as_mut() {
+                    l.replay_step();
+                }
+                self.seen_violations = self.tl().sim().violations.len();
+                self.ui.playing = false;
+                self.sync_clock();
+            }
+            Msg::LessonSpeed(s) => {
+                if let Some(l) = self.scenario.as_mut() {
+                    if s.is_finite() && s > 0.0 {
+                        l.speed = s;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}

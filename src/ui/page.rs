@@ -1,0 +1,169 @@
+//! The page layout. On a laptop or projector (at least 900 × 560) the page is exactly the
+//! window: the stage (cluster drawing, quorum line, last action, logs) on the left sized to
+//! fit, the lesson dock and the controls on the right, each scrolling inside itself, so the
+//! page never scrolls by itself. Presenter mode keeps only the stage, the narration and the
+//! step controls. Narrow screens get one column, drawing first, with the lesson in a bar
+//! fixed at the bottom. Embeds show the stage and the lesson dock.
+
+use yew::prelude::*;
+
+use super::app::{Msg, Theme, View};
+use super::location::full_app_url;
+use super::{
+    action_bar, cluster_view, config_view, event_log, help, lesson_view, log_view, message_view,
+    progress_view, tabs, timeline_bar, toolbar,
+};
+
+fn theme_class(t: Theme) -> &'static str {
+    match t {
+        Theme::Auto => "theme-auto",
+        Theme::Light => "theme-light",
+        Theme::Dark => "theme-dark",
+    }
+}
+
+/// Hidden state for tests and benchmarks.
+fn status(v: &View) -> Html {
+    let sim = v.sim;
+    let running = v.running();
+    // The digest of the whole state, for determinism tests; only while paused (it costs a
+    // full formatting of the state).
+    let fingerprint = if running {
+        String::new()
+    } else {
+        format!("{:016x}", sim.fingerprint())
+    };
+    html! {
+        <span class="sim-state" hidden=true
+            data-fingerprint={fingerprint}
+            data-now={sim.now.to_string()}
+            data-processed={sim.processed.to_string()}
+            data-playing={running.to_string()}
+            data-head={v.tl.head_time().to_string()}
+            data-frame-ms={format!("{:.2}", v.ui.frame_ms)}></span>
+    }
+}
+
+fn notice(v: &View) -> Html {
+    let Some(n) = &v.ui.notice else {
+        return html! {};
+    };
+    html! {
+        <div class="notice" role="alert" data-notice="">
+            <span>{ n.clone() }</span>
+            <button aria-label="dismiss this message" onclick={v.link.callback(|_| Msg::DismissNotice)}>{ "✕" }</button>
+        </div>
+    }
+}
+
+/// The drawing with its overlays (legend, the selected message's card, view toggles).
+fn stage_picture(v: &View) -> Html {
+    let link = v.link;
+    html! {
+        <div class="cluster-wrap">
+            { cluster_view::render(v) }
+            { cluster_view::legend(v) }
+            <div class="view-toggles">
+                if !v.ui.embed {
+                    <button class="icon" onclick={link.callback(|_| Msg::Presenter(None))}
+                        aria-label={if v.ui.presenter { "leave presenter mode" } else { "presenter mode" }}
+                        aria-pressed={v.ui.presenter.to_string()}
+                        title="presenter mode: only the picture, the narration and the step controls (p)">
+                        { if v.ui.presenter { "⤡" } else { "⤢" } }
+                    </button>
+                }
+            </div>
+            { message_view::detail(v) }
+        </div>
+    }
+}
+
+fn stage(v: &View) -> Html {
+    html! {
+        <section class="stage" aria-label="cluster">
+            { stage_picture(v) }
+            { config_view::render(v) }
+            if !v.ui.presenter && !v.ui.embed {
+                { action_bar::render(v) }
+            }
+            { log_view::render(v) }
+        </section>
+    }
+}
+
+/// The app.
+pub fn render(v: &View) -> Html {
+    let ui = v.ui;
+    let theme = theme_class(ui.theme);
+    let lesson = v.scenario.is_some();
+    if ui.embed {
+        let link = v.link;
+        let running = v.running();
+        return html! {
+            <div class={classes!("app", "embed", theme, lesson.then_some("with-lesson"))}>
+                { status(v) }
+                { notice(v) }
+                <div class="embed-bar">
+                    if !lesson {
+                        <button class="play" aria-label={if running { "pause" } else { "play" }}
+                            onclick={link.callback(|_| Msg::TogglePlay)}>
+                            { if running { "❚❚" } else { "▶" } }
+                        </button>
+                    }
+                    <span class="clock">{ format!("t = {:.1} s", v.sim.now as f64 / 1000.0) }</span>
+                    <a href={full_app_url()} target="_blank" rel="noopener">{ "open in raftlab" }</a>
+                </div>
+                <main class="main">
+                    { stage(v) }
+                    if lesson {
+                        <aside class="side">{ lesson_view::dock(v) }</aside>
+                    }
+                </main>
+            </div>
+        };
+    }
+    let side_controls = ui.controls && !ui.presenter;
+    let classes = classes!(
+        "app",
+        theme,
+        ui.presenter.then_some("presenter"),
+        (!side_controls).then_some("no-controls"),
+        lesson.then_some("with-lesson"),
+    );
+    let link = v.link;
+    html! {
+        <div class={classes}>
+            { status(v) }
+            if !ui.presenter {
+                { toolbar::render(v) }
+                { timeline_bar::render(v) }
+            }
+            { notice(v) }
+            <main class="main">
+                { stage(v) }
+                <aside class="side" aria-label="lesson and controls">
+                    if lesson {
+                        { lesson_view::dock(v) }
+                    } else if ui.presenter {
+                        { lesson_view::presenter_controls(v) }
+                    } else if ui.welcome {
+                        { lesson_view::welcome(v) }
+                    }
+                    if side_controls {
+                        <div class="side-head">
+                            <button class="link-btn" onclick={link.callback(|_| Msg::Controls(Some(false)))}
+                                aria-label="hide the controls" title="more room for the picture">{ "hide controls ⇥" }</button>
+                        </div>
+                        { tabs::render(v) }
+                        { progress_view::render(v) }
+                        { event_log::render(v) }
+                    } else if !ui.presenter {
+                        <button class="show-controls" onclick={link.callback(|_| Msg::Controls(Some(true)))}
+                            aria-label="show the controls">{ "⇤ controls" }</button>
+                    }
+                </aside>
+            </main>
+            if ui.help { { help::render(v) } }
+        </div>
+    }
+}

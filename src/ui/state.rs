@@ -1,0 +1,153 @@
+//! The app's state apart from the run itself, and the messages (actions) that change it. The
+//! app component is the one reducer: every click becomes a [`Msg`], handled in `app.rs`.
+
+use yew::html::Scope;
+use yew::Callback;
+
+use crate::raft::NodeId;
+use crate::sim::event::EventKind;
+use crate::sim::history::Timeline;
+use crate::sim::{Action, Sim};
+
+use super::app::App;
+use super::forms::{Field, Forms};
+use super::lesson::Lesson;
+use super::pace::Pace;
+
+/// The right-hand panel shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Node,
+    Network,
+    Members,
+    Client,
+    Scenario,
+    Share,
+}
+
+/// Colour theme: the system's, or forced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    Auto,
+    Light,
+    Dark,
+}
+
+/// One action the person took, with what it meant and whether it made sense.
+#[derive(Clone, Debug)]
+pub struct LastAction {
+    pub scn: String,
+    pub etcdctl: Option<String>,
+    pub error: Option<String>,
+    pub at: u64,
+}
+
+/// Everything about the view that is not the run itself.
+pub struct Ui {
+    /// Free play's clock runs (a lesson has its own `playing`).
+    pub playing: bool,
+    /// Free play's speed.
+    pub pace: Pace,
+    pub selected_node: Option<NodeId>,
+    pub selected_msg: Option<u64>,
+    pub tab: Tab,
+    pub hidden_kinds: Vec<EventKind>,
+    pub theme: Theme,
+    pub help: bool,
+    pub forms: Forms,
+    pub history: Vec<LastAction>,
+    pub notice: Option<String>,
+    pub script_error: Option<String>,
+    pub share_link: Option<String>,
+    pub embed: bool,
+    /// Only the picture, the narration and the step controls (key `p`).
+    pub presenter: bool,
+    /// The right-hand column (tabs, progress, events) is shown.
+    pub controls: bool,
+    /// The legend on the drawing is shown.
+    pub legend: bool,
+    /// The welcome card (start lesson 1, the lesson list) is shown.
+    pub welcome: bool,
+    /// Wall time the last frame's simulation and view took, ms.
+    pub frame_ms: f64,
+    /// How many log columns (the newest) are drawn.
+    pub log_cols: u64,
+}
+
+/// Messages to the app: everything a person (or the animation clock) can do.
+pub enum Msg {
+    Frame(f64),
+    TogglePlay,
+    Pace(Pace),
+    StepTick,
+    StepEvent,
+    BackTick,
+    BackEvent,
+    Seek(u64),
+    Live,
+    Reset,
+    Act(Action),
+    Acts(Vec<Action>),
+    Set(&'static str, String),
+    SetLearnerReady(String),
+    SelectNode(Option<NodeId>),
+    SelectMessage(Option<u64>),
+    Tab(Tab),
+    Field(Field, String),
+    PartitionGroup(NodeId, u8),
+    ToggleKind(EventKind),
+    AllKinds(bool),
+    Theme,
+    Help(Option<bool>),
+    Escape,
+    LoadScript(String, String),
+    LoadPreset,
+    LoadPasted,
+    ScriptError(String),
+    PlayerStep,
+    PlayerRunTo(usize),
+    PlayerContinue,
+    PlayerClose,
+    /// Opens preset ID as a lesson and shows its start card.
+    StartLesson(&'static str),
+    /// Plays (or pauses) the lesson's stretch up to its next narration.
+    LessonPlay(bool),
+    /// Back to the previous narration.
+    LessonBack,
+    /// Plays the stretch leading to the narration shown once more.
+    LessonReplay,
+    /// The lesson's speed, a multiple of the teaching pace.
+    LessonSpeed(f64),
+    Presenter(Option<bool>),
+    Controls(Option<bool>),
+    Legend(Option<bool>),
+    Welcome(bool),
+    ExportScn,
+    ExportTrace,
+    ShareLink,
+    DismissNotice,
+    MoreLog,
+    None,
+}
+
+/// What the panels render from: the run at the moment viewed, and the view state.
+pub struct View<'a> {
+    pub tl: &'a Timeline,
+    pub sim: &'a Sim,
+    pub ui: &'a Ui,
+    pub scenario: Option<&'a Lesson>,
+    pub link: &'a Scope<App>,
+    /// Sends a message to the app; the same callback every frame, so components that take
+    /// it as an input still compare equal when nothing else changed.
+    pub dispatch: Callback<Msg>,
+}
+
+impl View<'_> {
+    /// Whether the clock is running (free play, or a lesson's stretch).
+    pub fn running(&self) -> bool {
+        match self.scenario {
+            Some(l) if !l.done() => l.playing,
+            _ => self.ui.playing,
+        }
+    }
+}

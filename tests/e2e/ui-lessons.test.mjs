@@ -1,0 +1,327 @@
+// Issue 9: lessons that animate, a layout that fits a projector and a phone, logs that keep
+// their tail in view, embeds that play lessons. Every wait polls the page; nothing sleeps.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { withApp } from './harness.mjs';
+import { lessonState, pageScroll, visibility, waitStep } from './lessons.mjs';
+import { openTab, simNow } from './raftlab.mjs';
+
+const CONTINUE = 'button[aria-label="continue the scenario"]';
+const RUN_NOW = 'button[aria-label="run to the next narration"]';
+
+test('a lesson stretch plays over many animation frames, with messages in flight, then pauses', { timeout: 120_000 }, () =>
+  withApp(
+    'lesson-animates',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-lesson-step="0"]');
+      assert.equal(await page.getAttribute('.toolbar button[data-playing]', 'data-playing'), 'false');
+      await page.click(CONTINUE);
+      await waitStep(page, 1);
+      const t1 = await simNow(page);
+      // Record the simulated clock and the messages drawn at every animation frame until
+      // the lesson pauses on its next narration.
+      const trace = page.evaluate(
+        () =>
+          new Promise((resolve) => {
+            const frames = [];
+            const tick = () => {
+              const now = Number(document.querySelector('[data-now]').dataset.now);
+              const msgs = [...document.querySelectorAll('.msgs .msg')].map((m) => m.dataset.msgType);
+              const dock = document.querySelector('[data-lesson-step]');
+              frames.push({ now, msgs });
+              if ((dock.dataset.lessonStep === '2' && dock.dataset.lessonPlaying === 'false') || frames.length > 20000) {
+                resolve(frames);
+              } else {
+                requestAnimationFrame(tick);
+              }
+            };
+            requestAnimationFrame(tick);
+          }),
+      );
+      await page.click(CONTINUE);
+      const frames = await trace;
+      const times = [...new Set(frames.map((f) => f.now))];
+      const t2 = frames[frames.length - 1].now;
+      assert.ok(t2 > t1 + 500, `the election stretch took simulated time (${t1} → ${t2})`);
+      assert.ok(times.length >= 40, `simulated time advanced over ${times.length} distinct frames, not in one jump`);
+      const jumps = times.slice(1).map((t, i) => t - times[i]);
+      assert.ok(Math.max(...jumps) <= 250, `largest step between frames ${Math.max(...jumps)} ms`);
+      const voteFrames = frames.filter((f) => f.msgs.some((m) => /vote/.test(m))).length;
+      assert.ok(voteFrames >= 20, `(pre-)vote messages were drawn in ${voteFrames} frames`);
+      const s = await lessonState(page);
+      assert.equal(s.step, 2);
+      assert.match(s.narration, /A leader was elected/);
+      await page.waitForSelector('g.node[data-role="leader"]');
+      await app.screenshot('lesson-01-step2');
+    },
+    { path: '?preset=01-election', viewport: { width: 1280, height: 720 } },
+  ),
+);
+
+test('lesson: back, replay this step, the toolbar play continues the lesson, end card', { timeout: 180_000 }, () =>
+  withApp(
+    'lesson-back-replay',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-lesson-step="0"]');
+      // Fast lesson speed; the toolbar's play button plays the lesson.
+      await page.click('button[aria-label="lesson speed 4 times the teaching pace"]');
+      await page.click('.toolbar button[data-playing]');
+      await waitStep(page, 1);
+      await page.click('.toolbar button[data-playing]');
+      await waitStep(page, 2);
+      const at2 = { now: await simNow(page), fp: await page.getAttribute('[data-fingerprint]', 'data-fingerprint') };
+      // Replay: the stretch from narration 1 to narration 2 plays again and ends in the same state.
+      await page.click('button[aria-label="replay this step"]');
+      await page.waitForSelector('[data-lesson-step="1"][data-lesson-playing="true"]');
+      await waitStep(page, 2);
+      assert.deepEqual(
+        { now: await simNow(page), fp: await page.getAttribute('[data-fingerprint]', 'data-fingerprint') },
+        at2,
+        'the replayed step ends in the same state',
+      );
+      // Back: narration 1 again, at its moment.
+      await page.click('button[aria-label="back to the previous step"]');
+      await waitStep(page, 1);
+      assert.ok((await simNow(page)) < at2.now, 'back went back in time');
+      assert.match((await lessonState(page)).narration, /Three followers/);
+      await page.click(CONTINUE);
+      await waitStep(page, 2);
+      for (let k = 3; k <= 4; k++) {
+        await page.click(CONTINUE);
+        await waitStep(page, k);
+      }
+      await page.click(CONTINUE);
+      await page.waitForSelector('[data-lesson-end]');
+      assert.match(await page.textContent('[data-lesson-end]'), /Remember:/);
+      assert.equal(await page.locator('[data-expect="fail"]').count(), 0);
+      await app.screenshot('lesson-01-end-card');
+      await page.click('button[aria-label="next lesson"]');
+      await page.waitForSelector('[data-lesson-step="0"]');
+      assert.match(await page.textContent('.lesson-title'), /Leader killed/);
+    },
+    { path: '?preset=01-election' },
+  ),
+);
+
+/** Every node, the narration, and what the narration names (nodes, an index, a key=value). */
+async function assertNarratedSceneVisible(page, label) {
+  const text = (await lessonState(page)).narration;
+  const scroll = await pageScroll(page);
+  assert.equal(scroll.scrollY, 0, `${label}: the page scrolled`);
+  assert.ok(scroll.scrollHeight <= scroll.innerHeight + 1, `${label}: page taller than the window (${scroll.scrollHeight})`);
+  const nodes = await page.$$eval('g.node[data-node]', (els) => els.map((e) => e.dataset.node));
+  const sels = ['[data-narration] p', ...nodes.map((n) => `g.node[data-node="${n}"]`), ...nodes.map((n) => `[data-log-node="${n}"]`)];
+  for (const idx of text.matchAll(/index (\d+)/g)) {
+    const named = [...text.matchAll(/\b(n\d+)\b/g)].map((m) => m[1]).filter((n) => nodes.includes(n));
+    for (const n of named.length ? named : nodes) {
+      const sel = `[data-log-node="${n}"] [data-index="${idx[1]}"]`;
+      if (await page.locator(sel).count()) sels.push(sel);
+    }
+  }
+  for (const kv of text.matchAll(/\b([a-z]+=\d+)\b/g)) {
+    const sel = `[data-label="${kv[1]}"]`;
+    if (await page.locator(sel).count()) sels.push(sel);
+  }
+  const vis = await visibility(page, sels);
+  const hidden = Object.entries(vis).filter(([, v]) => !v.visible);
+  assert.deepEqual(hidden, [], `${label}: not wholly visible at "${text.slice(0, 60)}…"`);
+}
+
+for (const [w, h] of [
+  [1024, 768],
+  [1280, 720],
+]) {
+  test(`at ${w}x${h} each narration of presets 01, 04, 08 shows the whole cluster and what it names`, { timeout: 240_000 }, async () => {
+    for (const id of ['01-election', '04-leader-isolated', '08-add-to-single-node']) {
+      await withApp(
+        `fit-${id}-${w}x${h}`,
+        async (app) => {
+          const { page } = app;
+          await page.waitForSelector('[data-lesson-step="0"]');
+          const steps = (await lessonState(page)).steps;
+          for (let k = 1; k <= steps; k++) {
+            await page.click(RUN_NOW);
+            await page.waitForSelector(`[data-lesson-step="${k}"]`);
+            await assertNarratedSceneVisible(page, `${id} step ${k} at ${w}x${h}`);
+            if (k === 2) await app.screenshot(`fit-${id}-${w}x${h}`);
+          }
+        },
+        { path: `?preset=${id}`, viewport: { width: w, height: h } },
+      );
+    }
+  });
+}
+
+async function writesThenCheckTail(page, n, label) {
+  const lines = ['cluster 3 seed=1', 'await leader != none within 40'];
+  for (let i = 1; i <= n; i++) lines.push(`propose k${i}=${i}`);
+  lines.push('tick 40');
+  await openTab(page, 'scenario');
+  // With a scenario loaded, the loaders fold away under "Open a scenario".
+  if (!(await page.isVisible('textarea[aria-label="scenario text"]'))) {
+    await page.click('summary:has-text("Open a scenario")');
+  }
+  await page.fill('textarea[aria-label="scenario text"]', lines.join('\n'));
+  await page.click('button[aria-label="load pasted scenario"]');
+  await page.click('button[aria-label="run all lines"]');
+  await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
+  const last = Math.max(...(await page.$$eval('g.node[data-last-index]', (els) => els.map((e) => Number(e.dataset.lastIndex)))));
+  assert.equal(last, n + 1, `${label}: the leader's empty entry plus ${n} writes`);
+  for (const node of ['n1', 'n2', 'n3']) {
+    const sel = `[data-log-node="${node}"] [data-index="${last}"]`;
+    const vis = await visibility(page, [sel]);
+    assert.ok(vis[sel].visible, `${label}: ${node}'s newest entry ${last} is not wholly visible: ${JSON.stringify(vis[sel])}`);
+    assert.equal(await page.getAttribute(sel, 'data-committed'), 'true');
+  }
+  // The ruler's number for the newest index sits over that index's boxes.
+  const aligned = await page.evaluate((last) => {
+    const tick = [...document.querySelectorAll('.ruler .tick')].find((t) => t.textContent.trim() === String(last));
+    const box = document.querySelector(`[data-log-node="n1"] [data-index="${last}"]`);
+    if (!tick || !box) return null;
+    const a = tick.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    return Math.abs(a.left + a.width / 2 - (b.left + b.width / 2));
+  }, last);
+  assert.ok(aligned !== null && aligned < 3, `${label}: ruler off its boxes by ${aligned}px`);
+}
+
+test('the newest log entry stays visible after 60 and after 1,000 writes', { timeout: 180_000 }, () =>
+  withApp(
+    'log-tail',
+    async (app) => {
+      const { page } = app;
+      await writesThenCheckTail(page, 60, '60 writes');
+      await app.screenshot('log-tail-60');
+      await writesThenCheckTail(page, 1000, '1000 writes');
+      // Scrolling back on demand: "earlier" draws older columns.
+      const earlier = page.locator('button[aria-label="show earlier log entries"]');
+      assert.equal(await earlier.count(), 1);
+      await app.screenshot('log-tail-1000');
+    },
+    { viewport: { width: 1280, height: 720 } },
+  ),
+);
+
+test('at 390x844 no control extends past the screen; the lesson bar stays at the bottom', { timeout: 120_000 }, () =>
+  withApp(
+    'phone',
+    async (app) => {
+      const { page } = app;
+      const check = async (label) => {
+        const bad = await page.evaluate(() => {
+          const out = [];
+          for (const el of document.querySelectorAll('button, select, input, textarea, summary, a, [role="button"]')) {
+            if (el.closest('.log-scroll')) continue; // scrolls sideways by design
+            const r = el.getBoundingClientRect();
+            if (r.width === 0 || r.height === 0) continue;
+            if (r.left < -0.5 || r.right > innerWidth + 0.5) out.push(`${el.tagName} "${(el.getAttribute('aria-label') || el.textContent).trim().slice(0, 30)}" ${Math.round(r.left)}..${Math.round(r.right)}`);
+          }
+          return out;
+        });
+        assert.deepEqual(bad, [], `${label}: controls cut off`);
+        const s = await pageScroll(page);
+        assert.ok(s.scrollWidth <= s.innerWidth, `${label}: the page scrolls sideways (${s.scrollWidth})`);
+      };
+      await page.waitForSelector('[data-lesson-step="0"]');
+      await check('lesson start');
+      await page.click(CONTINUE);
+      await waitStep(page, 1);
+      const vis = await visibility(page, ['[data-narration] p', CONTINUE, 'svg.cluster']);
+      assert.ok(vis['[data-narration] p'].visible && vis[CONTINUE].visible, `narration and Continue in view: ${JSON.stringify(vis)}`);
+      assert.ok(vis['svg.cluster'].rect[1] < 200, 'the drawing comes first');
+      await check('lesson step 1');
+      await app.screenshot('phone-lesson-390x844');
+      await page.click('button[aria-label="keep playing freely"]').catch(() => {});
+    },
+    { path: '?preset=01-election', viewport: { width: 390, height: 844 } },
+  ),
+);
+
+test('at 390x844 free play: no control cut off', { timeout: 60_000 }, () =>
+  withApp(
+    'phone-free',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('g.node');
+      const bad = await page.evaluate(() =>
+        [...document.querySelectorAll('button, select, input, textarea, summary, a, [role="button"]')]
+          .filter((el) => !el.closest('.log-scroll'))
+          .map((el) => [el, el.getBoundingClientRect()])
+          .filter(([, r]) => r.width > 0 && (r.left < -0.5 || r.right > innerWidth + 0.5))
+          .map(([el, r]) => `${(el.getAttribute('aria-label') || el.textContent).trim().slice(0, 30)} ${Math.round(r.left)}..${Math.round(r.right)}`),
+      );
+      assert.deepEqual(bad, []);
+      await app.screenshot('phone-free-390x844');
+    },
+    { viewport: { width: 390, height: 844 } },
+  ),
+);
+
+test('an embed plays the lesson: narration and Continue, the drawing fills the frame', { timeout: 60_000 }, () =>
+  withApp(
+    'embed-lesson',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('.app.embed [data-lesson-step="0"]');
+      await page.click(CONTINUE);
+      await waitStep(page, 1);
+      const vis = await visibility(page, ['[data-narration] p', CONTINUE, 'svg.cluster']);
+      assert.ok(vis['[data-narration] p'].visible, 'narration shown');
+      assert.ok(vis[CONTINUE].visible, 'Continue shown');
+      const box = await page.$eval('.cluster-wrap', (e) => e.getBoundingClientRect().height);
+      assert.ok(box > 0.4 * 500, `the drawing is ${box}px of a 500px frame`);
+      const s = await pageScroll(page);
+      assert.ok(s.scrollHeight <= s.innerHeight + 1, 'the embed fits its frame');
+      await app.screenshot('embed-lesson');
+    },
+    { path: '?embed=1&preset=01-election', viewport: { width: 800, height: 500 } },
+  ),
+);
+
+test('presenter mode (key p): only the picture, the narration and the step controls', { timeout: 60_000 }, () =>
+  withApp(
+    'presenter',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-lesson-step="0"]');
+      await page.click(RUN_NOW);
+      await waitStep(page, 1);
+      await page.keyboard.press('p');
+      await page.waitForSelector('.app.presenter');
+      assert.equal(await page.locator('.toolbar').count(), 0);
+      assert.equal(await page.locator('.tabs').count(), 0);
+      assert.equal(await page.locator('.events').count(), 0);
+      await assertNarratedSceneVisible(page, 'presenter');
+      await app.screenshot('presenter-1024x768');
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('.toolbar');
+    },
+    { path: '?preset=01-election', viewport: { width: 1024, height: 768 } },
+  ),
+);
+
+test('the first visit offers lesson 1 and the grouped lesson list beside a live cluster', { timeout: 60_000 }, () =>
+  withApp(
+    'welcome',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-welcome]');
+      await page.waitForSelector('g.node');
+      await page.click('[data-welcome] summary');
+      const groups = await page.$$eval('[data-welcome] .lesson-group h3', (els) => els.map((e) => e.textContent));
+      assert.deepEqual(groups, ['basics', 'failures', 'membership & learners', 'etcd internals']);
+      await app.screenshot('welcome-1280x720');
+      // No scroll creep: tabbing through the controls and acting never scrolls the page.
+      for (let i = 0; i < 25; i++) await page.keyboard.press('Tab');
+      await page.click('[data-tab="network"]');
+      await page.click('[data-tab="node"]');
+      assert.equal((await pageScroll(page)).scrollY, 0, 'the page scrolled by itself');
+      await page.click('button[aria-label="start lesson 1"]');
+      await page.waitForSelector('[data-lesson-step="0"]');
+      assert.equal(await page.locator('[data-welcome]').count(), 0);
+    },
+    { viewport: { width: 1280, height: 720 } },
+  ),
+);
