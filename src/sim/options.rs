@@ -152,6 +152,28 @@ impl Options {
         Ok(())
     }
 
+    /// One option's value in its scenario spelling (`on`, `off`, `10`, `2-5`); None for a
+    /// name `set` does not know.
+    pub fn get(&self, name: &str) -> Option<String> {
+        let onoff = |b: bool| if b { "on" } else { "off" }.to_string();
+        Some(match name {
+            "seed" => self.seed.to_string(),
+            "prevote" => onoff(self.prevote),
+            "checkquorum" => onoff(self.checkquorum),
+            "election" => self.election.to_string(),
+            "heartbeat" => self.heartbeat.to_string(),
+            "latency" => format!("{}-{}", self.latency_min, self.latency_max),
+            "inflight" => self.inflight.to_string(),
+            "max-entries" => self.max_entries.to_string(),
+            "snapshot-every" => self.snapshot_every.to_string(),
+            "learner-ready" => self.learner_ready.to_string(),
+            "max-learners" => self.max_learners.to_string(),
+            "strict-reconfig" => onoff(self.strict_reconfig),
+            "unsafe-commit" => onoff(self.unsafe_commit),
+            _ => return None,
+        })
+    }
+
     /// The options as `key=value` words, only those that differ from the defaults (for
     /// exporting a run as a scenario).
     pub fn to_words(&self) -> Vec<String> {
