@@ -7,6 +7,7 @@ use raftlab::sim::explore::{Explorer, HitKind};
 use raftlab::sim::player::Player;
 use raftlab::sim::presets::{find, PRESETS};
 use raftlab::sim::scenario::Script;
+use raftlab::sim::TICK_MS;
 
 #[test]
 fn stepping_line_by_line_keeps_both_clocks_together_and_matches_compare() {
@@ -28,6 +29,40 @@ fn stepping_line_by_line_keeps_both_clocks_together_and_matches_compare() {
         let end = run.finish();
         assert_eq!(end.a.fingerprint(), whole.a.fingerprint(), "{}: A", p.id);
         assert_eq!(end.b.fingerprint(), whole.b.fingerprint(), "{}: B", p.id);
+
+        // Following a paced player part way through `tick` lines passes the same states.
+        let mut run = CompareRun::new(p.text, &Variant::default()).unwrap();
+        let mut partial_ticks = 0;
+        loop {
+            for _ in 0..3 {
+                let before = run.a().now;
+                run.tick_within(before + 2 * TICK_MS + 37).unwrap();
+                partial_ticks += (run.a().now - before) / TICK_MS;
+                if let Some(b) = run.b() {
+                    assert_eq!(run.a().now, b.now, "{}: lockstep inside a line", p.id);
+                }
+            }
+            if !run.step().unwrap() {
+                break;
+            }
+        }
+        assert!(partial_ticks > 0, "{}: some ticks ran part way", p.id);
+        assert_eq!(run.first().cloned(), whole.first, "{}: paced", p.id);
+        let end = run.finish();
+        assert_eq!(
+            end.a.fingerprint(),
+            whole.a.fingerprint(),
+            "{}: paced A",
+            p.id
+        );
+        assert_eq!(
+            end.b.fingerprint(),
+            whole.b.fingerprint(),
+            "{}: paced B",
+            p.id
+        );
+        assert_eq!(end.failures_a, whole.failures_a, "{}", p.id);
+        assert_eq!(end.failures_b, whole.failures_b, "{}", p.id);
     }
 }
 

@@ -529,6 +529,8 @@ pub struct CompareRun {
     options: Vec<(String, String)>,
     fork: usize,
     next: usize,
+    /// A `tick` line begun by `tick_within`: (ticks done, violation counts before it).
+    partial: Option<(u64, usize, usize)>,
     ls: Lockstep,
 }
 
@@ -628,6 +630,7 @@ impl CompareRun {
             options,
             fork,
             next: 1,
+            partial: None,
             ls,
         })
     }
@@ -636,10 +639,53 @@ impl CompareRun {
     /// B's options cannot be set at the fork.
     pub fn step(&mut self) -> Result<bool, String> {
         let i = self.next;
-        let Some(line) = self.script.lines.get(i) else {
+        let Some(line) = self.script.lines.get(i).cloned() else {
             return Ok(false);
         };
+        let (done, before_a, before_b) = match self.partial.take() {
+            Some(p) => p,
+            None => self.begin(i)?,
+        };
         self.next += 1;
+        let ls = &mut self.ls;
+        match (&self.variant.instead, &line.stmt) {
+            (Some((lno, alt, _)), _) if *lno == line.lineno && ls.b.is_some() => {
+                ls.exec(&line.stmt, Some(Side::A));
+                ls.exec(alt, Some(Side::B));
+            }
+            // The rest of a `tick` line that `tick_within` began.
+            (_, Stmt::Tick(n)) => {
+                for _ in done..*n {
+                    ls.tick();
+                }
+            }
+            _ => ls.exec(&line.stmt, None),
+        }
+        // As the player does, an invariant violation fails the line, unless the
+        // teaching-only unsafe switch is on (then violations are the lesson).
+        if !ls.a.opts.unsafe_commit && ls.a.violations.len() > before_a {
+            let v = &ls.a.violations[before_a];
+            ls.fail(
+                Side::A,
+                format!("invariant violated: {}: {}", v.invariant, v.detail),
+            );
+        }
+        if let Some(b) = &ls.b {
+            if !b.opts.unsafe_commit && b.violations.len() > before_b {
+                let v = b.violations[before_b].clone();
+                ls.fail(
+                    Side::B,
+                    format!("invariant violated: {}: {}", v.invariant, v.detail),
+                );
+            }
+        }
+        Ok(true)
+    }
+
+    /// Starts line `i`: forks B there when it is the fork point. Returns (ticks done,
+    /// A's and B's violation counts before the line).
+    fn begin(&mut self, i: usize) -> Result<(u64, usize, usize), String> {
+        let line = &self.script.lines[i];
         let ls = &mut self.ls;
         ls.lineno = line.lineno;
         ls.line = line.text.clone();
@@ -668,32 +714,34 @@ impl CompareRun {
         }
         let before_a = ls.a.violations.len();
         let before_b = ls.b.as_ref().map_or(0, |b| b.violations.len());
-        match &self.variant.instead {
-            Some((lno, alt, _)) if *lno == line.lineno && ls.b.is_some() => {
-                ls.exec(&line.stmt, Some(Side::A));
-                ls.exec(alt, Some(Side::B));
-            }
-            _ => ls.exec(&line.stmt, None),
+        Ok((0, before_a, before_b))
+    }
+
+    /// When the next line is a `tick N` line, runs as many of its ticks as fit before
+    /// `limit` ms (both runs, in lockstep), so the runs can follow a paced player part way
+    /// through the line; [`CompareRun::step`] then runs the rest. The runs pass exactly the
+    /// states a whole-line step passes. Does nothing for any other line.
+    pub fn tick_within(&mut self, limit: u64) -> Result<(), String> {
+        let i = self.next;
+        let Some(line) = self.script.lines.get(i) else {
+            return Ok(());
+        };
+        let Stmt::Tick(n) = line.stmt else {
+            return Ok(());
+        };
+        if matches!(&self.variant.instead, Some((lno, _, _)) if *lno == line.lineno) {
+            return Ok(());
         }
-        // As the player does, an invariant violation fails the line, unless the
-        // teaching-only unsafe switch is on (then violations are the lesson).
-        if !ls.a.opts.unsafe_commit && ls.a.violations.len() > before_a {
-            let v = &ls.a.violations[before_a];
-            ls.fail(
-                Side::A,
-                format!("invariant violated: {}: {}", v.invariant, v.detail),
-            );
+        let mut p = match self.partial.take() {
+            Some(p) => p,
+            None => self.begin(i)?,
+        };
+        while p.0 < n && self.ls.a.now + TICK_MS <= limit {
+            self.ls.tick();
+            p.0 += 1;
         }
-        if let Some(b) = &ls.b {
-            if !b.opts.unsafe_commit && b.violations.len() > before_b {
-                let v = b.violations[before_b].clone();
-                ls.fail(
-                    Side::B,
-                    format!("invariant violated: {}: {}", v.invariant, v.detail),
-                );
-            }
-        }
-        Ok(true)
+        self.partial = Some(p);
+        Ok(())
     }
 
     /// The index (in the parsed script's lines) of the next line to run; 1 after `new`.

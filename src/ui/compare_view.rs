@@ -2,10 +2,11 @@
 //! comparison, advanced in lockstep by the native engine ([`CompareRun`]), each labelled with
 //! what differs, with the first divergence marked on both time strips and described in words.
 //!
-//! The panes follow the lesson: after every message the run is brought to the line the
-//! lesson's player has reached (replayed from the start when the lesson went back), so the
-//! panes always show the state both runs reach at the same scenario line and the same
-//! simulated time. No protocol logic here: everything shown is read from the two `Sim`s and
+//! The panes follow the lesson: after every message and animation frame the run is brought
+//! to the line the lesson's player has reached, and part way through a `tick` line to the
+//! player's clock (replayed from the start when the lesson went back), so the panes show
+//! both runs at the lesson's scenario line and simulated time. Inside an `await` or `at`
+//! line they wait at the line's start until the player finishes it. No protocol logic here: everything shown is read from the two `Sim`s and
 //! the engine's [`Divergence`].
 
 use yew::prelude::*;
@@ -68,10 +69,11 @@ impl Compare {
         }
     }
 
-    /// Brings both runs to just before line index `target` (the lesson player's next line),
-    /// replaying from the start when the lesson went back.
-    pub fn sync_to(&mut self, target: usize) {
-        if self.run.next_line() > target {
+    /// Brings both runs to where the lesson's player stands: every line before index
+    /// `target` run, and, when line `target` is a `tick` line part way through, its ticks up
+    /// to `now` ms. Replays from the start when the lesson went back.
+    pub fn sync_to(&mut self, target: usize, now: u64) {
+        if self.run.next_line() > target || self.run.a().now > now {
             match CompareRun::new(&self.text, &self.variant) {
                 Ok(r) => self.run = r,
                 Err(e) => {
@@ -87,11 +89,16 @@ impl Compare {
                 Err(e) => self.error = Some(e),
             }
         }
+        if self.run.next_line() == target && self.error.is_none() {
+            if let Err(e) = self.run.tick_within(now) {
+                self.error = Some(e);
+            }
+        }
     }
 
     /// Runs every line (a shared run shown as a whole).
     pub fn run_all(&mut self) {
-        self.sync_to(usize::MAX);
+        self.sync_to(usize::MAX, u64::MAX);
     }
 }
 
@@ -126,7 +133,10 @@ impl App {
             return;
         }
         match &self.scenario {
-            Some(l) => c.sync_to(l.player.next_line().unwrap_or(usize::MAX)),
+            Some(l) => {
+                let now = l.player.timeline().map_or(u64::MAX, |t| t.head_time());
+                c.sync_to(l.player.next_line().unwrap_or(usize::MAX), now)
+            }
             None => self.compare = None,
         }
     }

@@ -85,6 +85,48 @@ test('preset 21 shows runs A and B side by side, in lockstep, with the first div
   ),
 );
 
+test('during a paced stretch both panes follow the lesson clock frame by frame', { timeout: 180_000 }, () =>
+  withApp(
+    'compare-21-paced',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-pane="b"]');
+      await page.click(RUN_NOW);
+      await page.waitForSelector('[data-lesson-step="1"][data-lesson-playing="false"]');
+      // Step 2 is `isolate n1` then `tick 50`: sample both panes at every animation frame.
+      const trace = page.evaluate(
+        () =>
+          new Promise((resolve) => {
+            const frames = [];
+            const tick = () => {
+              const n = (s) => Number(document.querySelector(`[data-pane="${s}"]`).dataset.compareNow);
+              const lesson = Number(document.querySelector('.sim-state').dataset.now);
+              frames.push({ a: n('a'), b: n('b'), lesson });
+              const dock = document.querySelector('[data-lesson-step]');
+              if ((dock.dataset.lessonStep === '2' && dock.dataset.lessonPlaying === 'false') || frames.length > 20000) {
+                resolve(frames);
+              } else {
+                requestAnimationFrame(tick);
+              }
+            };
+            requestAnimationFrame(tick);
+          }),
+      );
+      await page.click('button[aria-label="continue the scenario"]');
+      const frames = await trace;
+      for (const f of frames) {
+        assert.equal(f.a, f.b, `A and B on the same clock: ${JSON.stringify(f)}`);
+        assert.ok(f.a <= f.lesson, `the panes never run ahead of the lesson: ${JSON.stringify(f)}`);
+      }
+      const distinct = new Set(frames.map((f) => f.a)).size;
+      assert.ok(distinct >= 10, `the panes moved through ${distinct} moments during the stretch, not in one jump`);
+      const last = frames[frames.length - 1];
+      assert.equal(last.a, last.lesson, 'and stand where the lesson stands at the pause');
+    },
+    { path: '?preset=21-compare-prevote-rejoin', viewport: { width: 1280, height: 720 } },
+  ),
+);
+
 for (const [w, h] of [
   [1024, 768],
   [390, 844],
