@@ -250,7 +250,7 @@ impl Checker {
         let from = (memo.checked_upto + 1).max(l.snapshot.index).max(1);
         for i in from..=l.committed {
             let Some(t) = l.term(i) else { continue };
-            if let Seen::Conflicts(ct) = ghost.commit(i, t) {
+            if let Seen::Conflicts(ct) = ghost.commit(i, t, r.term) {
                 out.push(v(
                     "state machine safety",
                     format!(
@@ -307,9 +307,14 @@ impl Checker {
             Some(_) => {}
             None => {
                 ghost.leaders.insert(r.term, id);
-                // Leader completeness: a new leader holds every committed entry it has not
-                // compacted (entries whose committed term is unknown prove nothing).
-                for (i, ct) in ghost.committed_above(r.log.snapshot.index) {
+                // Leader completeness: a new leader holds every entry committed in an
+                // earlier term that it has not compacted. An entry committed in this term or
+                // later binds it not (a leader of an old term may be elected late, after
+                // later leaders committed), nor does an entry whose term is unknown.
+                for (i, ct, seen) in ghost.committed_above(r.log.snapshot.index) {
+                    if seen >= r.term {
+                        continue;
+                    }
                     if r.log.term(i) != Some(ct) {
                         out.push(v(
                             "leader completeness",

@@ -22,10 +22,12 @@ pub struct Ghost {
     pub leaders: BTreeMap<u64, NodeId>,
     /// Indexes at or below this are forgotten (every node has compacted past them).
     pub base: u64,
-    /// Committed terms some node showed, as runs: first index → (last index, term). Terms
-    /// change rarely, so this stays small however long the log (it is copied into every
+    /// Committed terms some node showed, as runs: first index → (last index, term, seen):
+    /// `seen` is the term of the first node seen holding the entries committed, a bound
+    /// on the term in which they were committed (no node learns of a commit before the
+    /// leader that made it). Runs stay few however long the log (this is copied into every
     /// time-travel checkpoint). An index in no run is unknown.
-    pub committed: BTreeMap<u64, (u64, u64)>,
+    pub committed: BTreeMap<u64, (u64, u64, u64)>,
     /// index → the first (term, term of the entry before it) seen in some log above that
     /// log's commit index. In Raft the leader of a term creates the entry (index, term) once,
     /// after a fixed predecessor, so two logs holding it must agree on the term before it: by
@@ -50,12 +52,13 @@ impl Ghost {
         self.committed
             .range(..=index)
             .next_back()
-            .filter(|(_, (end, _))| index <= *end)
-            .map(|(_, (_, t))| *t)
+            .filter(|(_, (end, _, _))| index <= *end)
+            .map(|(_, (_, t, _))| *t)
     }
 
-    /// Every known committed (index, term) above `after`, in order.
-    pub fn committed_above(&self, after: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
+    /// Every known committed (index, term, seen) above `after`, in order (`seen` as in
+    /// [`Ghost::committed`]).
+    pub fn committed_above(&self, after: u64) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
         let from = self
             .committed
             .range(..=after)
@@ -63,11 +66,11 @@ impl Ghost {
             .map_or(after + 1, |(s, _)| *s);
         self.committed
             .range(from..)
-            .flat_map(move |(s, (e, t))| ((*s).max(after + 1)..=*e).map(move |i| (i, *t)))
+            .flat_map(move |(s, (e, t, w))| ((*s).max(after + 1)..=*e).map(move |i| (i, *t, *w)))
     }
 
-    /// Records that a node committed `term` at `index` (index ≥ 1).
-    pub fn commit(&mut self, index: u64, term: u64) -> Seen {
+    /// Records that a node at term `seen` holds `term` committed at `index` (index ≥ 1).
+    pub fn commit(&mut self, index: u64, term: u64, seen: u64) -> Seen {
         if index <= self.base {
             return Seen::Agrees;
         }
@@ -78,28 +81,28 @@ impl Ghost {
                 Seen::Conflicts(ct)
             };
         }
-        // Unknown until now: join the runs on either side when they have the same term.
+        // Unknown until now: join the runs on either side when they say the same.
         let before = self
             .committed
             .range(..index)
             .next_back()
-            .filter(|(_, (e, t))| *e + 1 == index && *t == term)
+            .filter(|(_, (e, t, w))| *e + 1 == index && (*t, *w) == (term, seen))
             .map(|(s, _)| *s);
         let after = self
             .committed
             .get(&(index + 1))
-            .filter(|(_, t)| *t == term)
-            .map(|(e, _)| *e);
+            .filter(|(_, t, w)| (*t, *w) == (term, seen))
+            .map(|(e, _, _)| *e);
         if after.is_some() {
             self.committed.remove(&(index + 1));
         }
         let end = after.unwrap_or(index);
         match before {
             Some(s) => {
-                self.committed.insert(s, (end, term));
+                self.committed.insert(s, (end, term, seen));
             }
             None => {
-                self.committed.insert(index, (end, term));
+                self.committed.insert(index, (end, term, seen));
             }
         }
         Seen::Agrees
@@ -139,9 +142,9 @@ impl Ghost {
         if snapshot_floor > self.base + 1024 {
             self.base = snapshot_floor;
             let mut kept = self.committed.split_off(&(snapshot_floor + 1));
-            if let Some((_, &(e, t))) = self.committed.iter().next_back() {
+            if let Some((_, &(e, t, w))) = self.committed.iter().next_back() {
                 if e > snapshot_floor {
-                    kept.insert(snapshot_floor + 1, (e, t));
+                    kept.insert(snapshot_floor + 1, (e, t, w));
                 }
             }
             self.committed = kept;
@@ -162,7 +165,7 @@ impl Ghost {
     pub fn fork(&self, commit: u64) -> Ghost {
         let mut committed = self.committed.clone();
         committed.split_off(&(commit + 1));
-        if let Some((_, (e, _))) = committed.iter_mut().next_back() {
+        if let Some((_, (e, _, _))) = committed.iter_mut().next_back() {
             *e = (*e).min(commit);
         }
         Ghost {
@@ -183,28 +186,34 @@ mod tests {
     fn committed_terms_are_runs_with_unknown_gaps() {
         let mut g = Ghost::default();
         for i in 1..=5 {
-            assert_eq!(g.commit(i, 1), Seen::Agrees);
+            assert_eq!(g.commit(i, 1, 1), Seen::Agrees);
         }
         // 6-7 never seen; 8-9 of term 2.
-        assert_eq!(g.commit(9, 2), Seen::Agrees);
-        assert_eq!(g.commit(8, 2), Seen::Agrees);
+        assert_eq!(g.commit(9, 2, 2), Seen::Agrees);
+        assert_eq!(g.commit(8, 2, 2), Seen::Agrees);
         assert_eq!(g.committed.len(), 2);
         assert_eq!(g.committed_term(6), None);
-        assert_eq!(g.commit(7, 2), Seen::Agrees);
-        assert_eq!(g.commit(6, 1), Seen::Agrees);
+        assert_eq!(g.commit(7, 2, 2), Seen::Agrees);
+        assert_eq!(g.commit(6, 1, 1), Seen::Agrees);
         // The gap filled, the runs joined where the terms allow.
-        assert_eq!(g.committed, BTreeMap::from([(1, (6, 1)), (7, (9, 2))]));
-        assert_eq!(g.commit(7, 3), Seen::Conflicts(2));
+        assert_eq!(
+            g.committed,
+            BTreeMap::from([(1, (6, 1, 1)), (7, (9, 2, 2))])
+        );
+        assert_eq!(g.commit(7, 3, 3), Seen::Conflicts(2));
         assert_eq!(
             g.committed_above(5).collect::<Vec<_>>(),
-            vec![(6, 1), (7, 2), (8, 2), (9, 2)]
+            vec![(6, 1, 1), (7, 2, 2), (8, 2, 2), (9, 2, 2)]
         );
         let f = g.fork(7);
-        assert_eq!(f.committed, BTreeMap::from([(1, (6, 1)), (7, (7, 2))]));
+        assert_eq!(
+            f.committed,
+            BTreeMap::from([(1, (6, 1, 1)), (7, (7, 2, 2))])
+        );
         g.prune(2000, 0);
         assert!(g.committed.is_empty());
         assert_eq!(
-            g.commit(5, 9),
+            g.commit(5, 9, 9),
             Seen::Agrees,
             "forgotten indexes prove nothing"
         );

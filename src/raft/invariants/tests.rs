@@ -392,3 +392,22 @@ fn a_joint_configuration_needs_both_majorities() {
     let nodes = all(&l, &held);
     assert!(check(&mut c, &nodes.iter().collect::<Vec<_>>()).is_empty());
 }
+
+/// Found by the campaign (seed 25350): with slow links, n2 won the election of term 2 after
+/// n3 had led term 3 and committed entry 1 of term 3. Leader completeness binds leaders of
+/// later terms only.
+#[test]
+fn a_leader_of_an_older_term_elected_late_is_not_bound_by_later_commits() {
+    let mut c = Both::new();
+    let mut l3 = node(3, 3, &[3], 1);
+    l3.role = Role::Leader;
+    let f1 = node(1, 3, &[3], 1);
+    assert!(check(&mut c, &[&l3, &f1]).is_empty());
+    let mut l2 = node(2, 2, &[2], 0);
+    l2.role = Role::Leader;
+    assert!(check(&mut c, &[&l3, &f1, &l2]).is_empty());
+    // A leader of term 4 without that entry is caught.
+    let mut l4 = node(4, 4, &[2], 0);
+    l4.role = Role::Leader;
+    assert_eq!(check(&mut c, &[&l3, &f1, &l4]), vec!["leader completeness"]);
+}
