@@ -250,6 +250,8 @@ impl Options {
             "learner-ready" => self.learner_ready.to_string(),
             "max-learners" => self.max_learners.to_string(),
             "strict-reconfig" => onoff(self.strict_reconfig),
+            "etcd" => self.etcd.name().to_string(),
+            "request-timeout" => self.request_timeout.to_string(),
             "unsafe-commit" => onoff(self.unsafe_commit),
             _ => return None,
         })
@@ -333,6 +335,32 @@ impl Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn get_reads_every_option_in_the_spelling_set_takes() {
+        // From the defaults; `etcd=` is a profile that also sets its release's pre-vote
+        // default, so it is checked on its own field only.
+        let d = Options::default();
+        for name in OPTION_NAMES {
+            let v = d
+                .get(name)
+                .unwrap_or_else(|| panic!("get does not know {name}"));
+            let mut p = d.clone();
+            p.set(name, &v)
+                .unwrap_or_else(|e| panic!("{name}={v}: {e}"));
+            if *name == "etcd" {
+                assert_eq!(p.etcd, d.etcd);
+            } else {
+                assert_eq!(p, d, "{name}={v} round trip");
+            }
+        }
+        let mut o = Options::default();
+        o.set("prevote", "off").unwrap();
+        o.set("latency", "2-7").unwrap();
+        assert_eq!(o.get("prevote").as_deref(), Some("off"));
+        assert_eq!(o.get("latency").as_deref(), Some("2-7"));
+        assert_eq!(o.get("nope"), None);
+    }
 
     #[test]
     fn set_parses_and_rejects() {
