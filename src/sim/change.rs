@@ -143,6 +143,8 @@ pub fn next_event_words(sim: &Sim) -> Option<String> {
     Some(match sim.peek_event()? {
         NextEvent::Tick(id) => format!("n{id} timer tick"),
         NextEvent::Void => "a cancelled event".to_string(),
+        NextEvent::Deadline(req) => format!("request {req}'s client timeout"),
+        NextEvent::Retry => "clients retry their waiting requests".to_string(),
         NextEvent::Delivery(f) => {
             let what = format!(
                 "{} n{}→n{} (term {})",

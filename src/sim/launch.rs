@@ -56,6 +56,8 @@ pub struct Launch {
     pub present: bool,
     /// What to load.
     pub source: Source,
+    /// `compare=OPT=V,...`: the other side of a compare run, as given (the UI parses it).
+    pub compare: Option<String>,
     /// One sentence per parameter that was ignored or corrected, to show once.
     pub problems: Vec<String>,
 }
@@ -158,6 +160,7 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
         embed: false,
         present: false,
         source: Source::Fresh,
+        compare: None,
         problems: Vec::new(),
     };
     // The last occurrence of a key wins, as hash parameters come last.
@@ -228,6 +231,7 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
                     "The share link in the address could not be opened: {e}. A new cluster was started instead."
                 )),
             },
+            "compare" => launch.compare = Some(v.clone()),
             _ => problems.push(format!("The parameter '{k}' is unknown, so it was ignored.")),
         }
     }
@@ -269,7 +273,8 @@ mod tests {
 
     #[test]
     fn good_values_are_taken() {
-        let l = p("n=5&seed=42&speed=2&paused=1&theme=dark&embed&present=1");
+        let l = p("n=5&seed=42&speed=2&paused=1&theme=dark&embed&present=1&compare=prevote%3Doff");
+        assert_eq!(l.compare.as_deref(), Some("prevote=off"));
         assert_eq!((l.n, l.seed), (5, 42));
         assert_eq!(l.speed.as_deref(), Some("2"));
         assert!(l.present);

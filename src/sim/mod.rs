@@ -13,6 +13,7 @@ pub mod compare;
 pub mod cond;
 pub mod event;
 pub mod explore;
+pub mod health;
 pub mod history;
 pub mod launch;
 pub mod network;
@@ -20,10 +21,13 @@ pub mod options;
 pub mod oracle;
 pub mod player;
 pub mod presets;
+pub mod requests;
 pub mod scenario;
 pub mod share;
 pub mod words;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]

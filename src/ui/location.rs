@@ -1,12 +1,15 @@
 //! The page address: `?embed=1`, `?preset=ID`, `?n=`, `?seed=`, `?speed=`, `?paused=1`,
-//! `?theme=`, `?present=1`, and a shared run in `#run=...`, validated by `sim::launch`. Bad
-//! values give one notice, never a panic, and the controls show the values in force.
+//! `?theme=`, `?present=1`, a shared run in `#run=...`, and `compare=OPT=V,...` (compare
+//! mode for the preset or shared run), validated by `sim::launch`. Bad values give one
+//! notice, never a panic, and the controls show the values in force.
 
 use crate::sim::launch::{self, Source, ThemeChoice};
 use crate::sim::player::Player;
+use crate::sim::presets;
 use crate::sim::scenario::Script;
 
 use super::app::{App, Theme};
+use super::compare_view;
 use super::dom;
 use super::pace::{Pace, FIXED};
 
@@ -47,20 +50,36 @@ impl App {
             // A small frame has no room for it; the reader of an embed can open it.
             self.ui.legend = false;
         }
+        let mut problems = l.problems.clone();
+        let compare_with = l.compare.as_deref().map(compare_view::parse_with);
+        if let Some(Err(e)) = &compare_with {
+            problems.push(e.clone());
+        }
+        let compare_with = compare_with.and_then(Result::ok);
         match &l.source {
             Source::Fresh => {}
             Source::Shared(text) => {
                 self.ui.welcome = false;
                 self.load_shared(text);
+                if let Some(w) = &compare_with {
+                    self.start_compare(text, w, false);
+                }
             }
             Source::Preset(id) => {
                 if self.load_preset(id) {
                     self.ui.playing = false;
+                    if let (Some(w), Some(p)) = (&compare_with, presets::find(id)) {
+                        self.start_compare(p.text, w, true);
+                    }
                 }
             }
         }
-        if let Some(n) = l.notice() {
-            self.ui.notice = Some(n);
+        if !problems.is_empty() {
+            let mine = problems.join(" ");
+            self.ui.notice = Some(match self.ui.notice.take() {
+                Some(n) => format!("{mine} {n}"),
+                None => mine,
+            });
         }
     }
 
