@@ -108,6 +108,27 @@ pub enum Undelivered {
     RemovedSender,
 }
 
+/// The event an invariant check follows, worded only when a violation needs it.
+enum Cause {
+    Tick(NodeId),
+    Delivered(MsgType, NodeId, NodeId),
+    Dropped(MsgType, NodeId, NodeId, Undelivered),
+}
+
+impl Cause {
+    fn words(&self) -> String {
+        match self {
+            Cause::Tick(id) => format!("n{id} tick"),
+            Cause::Delivered(t, from, to) => format!("delivered {} n{from}→n{to}", t.name()),
+            Cause::Dropped(t, from, to, reason) => format!(
+                "dropped {} n{from}→n{to} ({})",
+                t.name(),
+                words::undelivered(*reason, *from, *to)
+            ),
+        }
+    }
+}
+
 /// A recorded invariant violation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ViolationRecord {
@@ -440,13 +461,13 @@ impl Sim {
                 self.retry_scheduled = false;
                 let sent_to = self.retry_waiting();
                 if !sent_to.is_empty() {
-                    self.check("a client retried", Some(&sent_to));
+                    self.check(|| "a client retried".into(), Some(&sent_to));
                 }
                 None
             }
         };
         if let Some(cause) = cause {
-            self.check(&cause, Some(&touched));
+            self.check(|| cause.words(), Some(&touched));
         }
         // Not after a retry itself: what it could not send waits for the next change.
         if due != Due::Retry {
@@ -481,7 +502,7 @@ impl Sim {
         }
     }
 
-    fn process_tick(&mut self, id: NodeId, epoch: u64) -> Option<String> {
+    fn process_tick(&mut self, id: NodeId, epoch: u64) -> Option<Cause> {
         let node = self.nodes.get_mut(&id)?;
         if node.epoch != epoch || node.status != Status::Running {
             return None;
@@ -489,13 +510,13 @@ impl Sim {
         node.raft.tick();
         self.schedule(self.now + TICK_MS, Due::Tick { node: id, epoch });
         self.flush(id);
-        Some(format!("n{id} tick"))
+        Some(Cause::Tick(id))
     }
 
-    fn process_delivery(&mut self, msg_id: u64) -> Option<String> {
+    fn process_delivery(&mut self, msg_id: u64) -> Option<Cause> {
         let f = self.net.in_flight.remove(&msg_id)?;
         let (from, to) = (f.msg.from, f.msg.to);
-        let what = format!("{} n{from}→n{to}", f.msg.msg_type.name());
+        let msg_type = f.msg.msg_type;
         let reason = match self.nodes.get(&to).map(|n| n.status) {
             _ if f.lost => Some(Undelivered::Lost),
             _ if !self.net.connected(from, to) => Some(Undelivered::Partitioned),
@@ -505,26 +526,27 @@ impl Sim {
             None => Some(Undelivered::Missing),
         };
         let reason = reason.or_else(|| {
-            let receiver_forgot = self
-                .nodes
-                .get(&to)
-                .is_some_and(|n| !n.raft.trk.config.members().contains(&from));
-            (self.removed.contains(&from) && receiver_forgot).then_some(Undelivered::RemovedSender)
+            // Asked only about removed members: building the member set per message is
+            // what made big clusters slow.
+            let receiver_forgot = || {
+                self.nodes
+                    .get(&to)
+                    .is_some_and(|n| !n.raft.trk.config.members().contains(&from))
+            };
+            (self.removed.contains(&from) && receiver_forgot())
+                .then_some(Undelivered::RemovedSender)
         });
         if let Some(reason) = reason {
             if reason == Undelivered::RemovedSender {
                 self.stop_removed(from, to);
             }
             self.dropped(&f);
-            self.last_message = Some((f, false));
-            return Some(format!(
-                "dropped {what} ({})",
-                words::undelivered(reason, from, to)
-            ));
+            self.last_message = Some((*f, false));
+            return Some(Cause::Dropped(msg_type, from, to, reason));
         }
         let msg = f.msg.clone();
         let is_snapshot = msg.msg_type == MsgType::Snap;
-        self.last_message = Some((f, true));
+        self.last_message = Some((*f, true));
         if let Some(n) = self.nodes.get_mut(&to) {
             n.raft.step(msg);
         }
@@ -532,7 +554,7 @@ impl Sim {
         if is_snapshot {
             self.report_snapshot(to, from, false);
         }
-        Some(format!("delivered {what}"))
+        Some(Cause::Delivered(msg_type, from, to))
     }
 
     /// etcd's transport answers a removed member with "410 Gone" and the member shuts down.
@@ -766,7 +788,8 @@ impl Sim {
 
     /// Runs the invariant checker on the nodes an event touched (`None`: after a user
     /// action, every node, and the checker forgets what no node can contradict any more).
-    fn check(&mut self, cause: &str, touched: Option<&[NodeId]>) {
+    /// `cause` words the event, only when something broke.
+    fn check(&mut self, cause: impl FnOnce() -> String, touched: Option<&[NodeId]>) {
         if !self.check_invariants {
             return;
         }
@@ -782,6 +805,10 @@ impl Sim {
                 found
             }
         };
+        if found.is_empty() {
+            return;
+        }
+        let cause = cause();
         for v in found {
             self.log(
                 None,
@@ -795,7 +822,7 @@ impl Sim {
                 time: self.now,
                 invariant: v.invariant,
                 detail: v.detail,
-                cause: cause.to_string(),
+                cause: cause.clone(),
             });
         }
     }
@@ -824,8 +851,7 @@ impl Sim {
         if r.is_ok() {
             self.refresh_links();
             self.schedule_retry();
-            let cause = action.to_scn();
-            self.check(&cause, None);
+            self.check(|| action.to_scn(), None);
             self.note_reachability();
         }
         r

@@ -24,6 +24,8 @@ pub mod share;
 pub mod words;
 
 #[cfg(not(target_arch = "wasm32"))]
+pub mod bench;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 mod compare_cli;

@@ -22,6 +22,8 @@ pub use super::state::{LastAction, Msg, Tab, Theme, Ui, View};
 pub struct App {
     pub(super) tl: Timeline,
     pub(super) scenario: Option<Lesson>,
+    /// The comparison shown in compare mode (see `compare_view`).
+    pub(super) compare: Option<super::compare_view::Compare>,
     pub(super) ui: Ui,
     clock: FrameClock,
     last_ts: Option<f64>,
@@ -134,6 +136,7 @@ impl App {
         }
         self.tl = Timeline::new(n, opts);
         self.scenario = None;
+        self.compare = None;
         self.ui.selected_node = None;
         self.ui.selected_msg = None;
         self.ui.history.clear();
@@ -250,6 +253,7 @@ impl Component for App {
         let mut app = App {
             tl: Timeline::new(3, opts.clone()),
             scenario: None,
+            compare: None,
             ui: Ui {
                 playing: true,
                 pace: Pace::Teach,
@@ -288,7 +292,11 @@ impl Component for App {
 
     fn update(&mut self, _ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
-            Msg::Frame(ts) => return self.frame(ts),
+            Msg::Frame(ts) => {
+                let changed = self.frame(ts);
+                self.sync_compare();
+                return changed;
+            }
             Msg::TogglePlay => self.toggle_play(),
             Msg::Pace(p) => self.ui.pace = p,
             Msg::StepTick => {
@@ -434,6 +442,7 @@ impl Component for App {
             Msg::None => return false,
         }
         self.watch_violations();
+        self.sync_compare();
         true
     }
 
@@ -457,6 +466,7 @@ impl Component for App {
             sim: tl.sim(),
             ui: &self.ui,
             scenario: self.scenario.as_ref(),
+            compare: self.compare.as_ref(),
             link: ctx.link(),
             dispatch: self.dispatch.clone(),
         };

@@ -328,7 +328,7 @@ pub struct NodeProps {
     dispatch: Callback<Msg>,
 }
 
-fn role_name(n: &SimNode) -> &'static str {
+pub(super) fn role_name(n: &SimNode) -> &'static str {
     if n.status != Status::Running {
         return "down";
     }

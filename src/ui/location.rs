@@ -1,14 +1,15 @@
 //! The page address: `?embed=1`, `?preset=ID`, `?n=`, `?seed=`, `?speed=`, `?paused=1`,
-//! `?theme=`, `?present=1`, and a shared run in `#run=...`. Bad values give a notice, never a
+//! `?theme=`, `?present=1`, a shared run in `#run=...`, and `compare=OPT=V,...` (compare
+//! mode for the preset or shared run). Bad values give a notice, never a
 //! panic.
 
 use crate::sim::player::Player;
 use crate::sim::scenario::Script;
-use crate::sim::share;
+use crate::sim::{presets, share};
 
 use super::app::{App, Theme};
-use super::dom;
 use super::pace::Pace;
+use super::{compare_view, dom};
 
 fn truthy(v: &str) -> bool {
     v.is_empty() || v == "1" || v == "true"
@@ -65,10 +66,26 @@ impl App {
             // A small frame has no room for it; the reader of an embed can open it.
             self.ui.legend = false;
         }
+        let compare_with = get("compare").map(|v| {
+            compare_view::parse_with(
+                &js_sys::decode_uri_component(&v)
+                    .map(String::from)
+                    .unwrap_or(v),
+            )
+        });
+        if let Some(Err(e)) = &compare_with {
+            self.ui.notice = Some(e.clone());
+        }
+        let compare_with = compare_with.and_then(Result::ok);
         if let Some(run) = get("run") {
             self.ui.welcome = false;
             match share::decode(&run) {
-                Ok(text) => self.load_shared(&text),
+                Ok(text) => {
+                    self.load_shared(&text);
+                    if let Some(w) = &compare_with {
+                        self.start_compare(&text, w, false);
+                    }
+                }
                 Err(e) => {
                     self.ui.notice = Some(format!(
                         "The share link in the address could not be opened: {e}. A new cluster was started instead."
@@ -78,6 +95,9 @@ impl App {
         } else if let Some(id) = get("preset") {
             if self.load_preset(&id) {
                 self.ui.playing = false;
+                if let (Some(w), Some(p)) = (&compare_with, presets::find(&id)) {
+                    self.start_compare(p.text, w, true);
+                }
             }
         }
     }

@@ -9,6 +9,7 @@ mod action_bar;
 mod app;
 mod client_panel;
 mod cluster_view;
+mod compare_view;
 mod config_view;
 mod dom;
 mod event_log;

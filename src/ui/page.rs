@@ -10,8 +10,8 @@ use yew::prelude::*;
 use super::app::{Msg, Theme, View};
 use super::location::full_app_url;
 use super::{
-    action_bar, cluster_view, config_view, event_log, help, lesson_view, log_view, message_view,
-    progress_view, tabs, timeline_bar, toolbar,
+    action_bar, cluster_view, compare_view, config_view, event_log, help, lesson_view, log_view,
+    message_view, progress_view, tabs, timeline_bar, toolbar,
 };
 
 fn theme_class(t: Theme) -> &'static str {
@@ -79,6 +79,14 @@ fn stage_picture(v: &View) -> Html {
 }
 
 fn stage(v: &View) -> Html {
+    if let Some(c) = v.compare {
+        // Compare mode: both runs follow the script, so no actions and no single log.
+        return html! {
+            <section class="stage compare-stage" aria-label="comparison">
+                { compare_view::render(v, c) }
+            </section>
+        };
+    }
     html! {
         <section class="stage" aria-label="cluster">
             { stage_picture(v) }

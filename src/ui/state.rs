@@ -136,6 +136,8 @@ pub struct View<'a> {
     pub sim: &'a Sim,
     pub ui: &'a Ui,
     pub scenario: Option<&'a Lesson>,
+    /// The comparison shown in two panes instead of the single drawing, if any.
+    pub compare: Option<&'a super::compare_view::Compare>,
     pub link: &'a Scope<App>,
     /// Sends a message to the app; the same callback every frame, so components that take
     /// it as an input still compare equal when nothing else changed.
