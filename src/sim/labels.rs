@@ -66,6 +66,10 @@ pub fn outcome(r: &Request) -> Msg {
         Outcome::Pending => Msg::new("out.pending"),
         Outcome::Accepted => Msg::new("out.accepted"),
         Outcome::Committed { index } => Msg::new("out.committed").arg("index", *index),
+        Outcome::Lost { index, term, by } => Msg::new("out.lost")
+            .arg("term", *term)
+            .arg("index", *index)
+            .arg("by", by.as_str()),
         Outcome::Rejected { refusal } => Msg::new("out.rejected")
             .arg("reason", super::words::refusal(refusal))
             .arg("etcd", refusal.etcd_error()),

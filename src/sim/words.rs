@@ -260,6 +260,14 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
                 .arg("change", change.as_str())
                 .arg("index", *index),
         ),
+        Note::Appended { req, index, term } => (
+            Client,
+            Msg::new("ev.appended")
+                .arg("id", id)
+                .arg("req", *req)
+                .arg("index", *index)
+                .arg("term", *term),
+        ),
         Note::ProposalDropped { reason, .. } => (
             Client,
             Msg::new("ev.proposal_dropped")

@@ -12,6 +12,7 @@ use super::forms::{node_select, parse_node, Field};
 use crate::tr;
 
 use super::glossary::tip_in as tip;
+use super::keys;
 
 fn input(v: &View, field: Field, value: &str, label: &str) -> Html {
     let oninput = v.link.callback(move |e: InputEvent| {
@@ -59,7 +60,7 @@ pub fn render(v: &View) -> Html {
                     { "=" }
                     { input(v, Field::PutValue, &f.put_value, tr!(l, "ui.cli.value_to_write")) }
                     { node_select(v, Field::PutVia, &f.put_via, tr!(l, "ui.cli.write_goes_to"), tr!(l, "ui.cli.to_leader"), tr!(l, "ui.cli.via")) }
-                    <button class="primary" onclick={put_btn} aria-label={tr!(l, "ui.cli.propose_aria")} title={put_etcd.clone()}>{ tr!(l, "ui.cli.propose") }</button>
+                    <button class="primary" onclick={put_btn} aria-label={tr!(l, "ui.cli.propose_aria")} title={format!("{put_etcd}{}", keys::hint(l, "w"))}>{ tr!(l, "ui.cli.propose") }</button>
                 </div>
                 <code class="etcdctl preview">{ put_etcd }</code>
             </fieldset>

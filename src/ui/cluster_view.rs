@@ -99,15 +99,21 @@ pub fn render(v: &View) -> Html {
         })
         .collect::<Html>();
     let msgs = message_view::glyphs(v, &lay);
+    let lang = v.ui.lang;
     let label = tr!(
-        v.ui.lang,
+        lang,
         "ui.cv.aria",
         n = v.sim.nodes.len(),
-        time = format!("{:.1}", v.sim.now as f64 / 1000.0)
+        time = format!("{:.1}", v.sim.now as f64 / 1000.0),
+        leader = match v.sim.leader() {
+            Some(l) => tr!(lang, "ui.cv.aria_leader", node = node_name(l)),
+            None => tr!(lang, "ui.cv.aria_no_leader").to_string(),
+        }
     );
     let empty = v.sim.nodes.is_empty();
     html! {
-        <svg class="cluster" role="img" aria-label={label}
+        // A group, not an image: the nodes inside are buttons.
+        <svg class="cluster" role="group" aria-label={label}
             viewBox={format!("0 0 {} {}", geometry::WIDTH, geometry::HEIGHT)}
             preserveAspectRatio="xMidYMid meet">
             <Hulls hulls={hulls} />
@@ -330,7 +336,7 @@ pub struct NodeProps {
     lang: Lang,
 }
 
-fn role_name(n: &SimNode) -> &'static str {
+pub(super) fn role_name(n: &SimNode) -> &'static str {
     if n.status != Status::Running {
         return "down";
     }
@@ -527,12 +533,24 @@ fn NodeGlyph(p: &NodeProps) -> Html {
         })
         .collect::<Html>();
     let big = (r * 0.95).clamp(20.0, 40.0);
+    // The name says what is drawn, in the order it is read: "n2, leader, term 3, voted n2".
+    // The texts inside the button are in that order and spaced, so the name contains them;
+    // vote marks and the partition letter are drawn beside it, outside the button.
+    let name = tr!(
+        l,
+        "ui.cv.node_name",
+        node = node_name(id),
+        status = p.status_label,
+        term = p.term,
+        vote = vote
+    );
     html! {
+        <>
         <g class={class} data-node={node_name(id)} data-role={p.role} data-term={p.term.to_string()}
             data-status={p.status} data-vote={p.vote.to_string()}
             data-learner={p.learner.to_string()} data-commit={p.commit.to_string()}
             data-last-index={p.last_index.to_string()}
-            role="button" aria-label={tr!(l, "ui.cv.node", node = node_name(id))} tabindex="0" {onclick} {onkeydown}>
+            role="button" aria-label={name} aria-pressed={p.selected.to_string()} tabindex="0" {onclick} {onkeydown}>
             <title>{ title }</title>
             if p.selected {
                 <circle class="sel" cx={cx.clone()} cy={cy.clone()} r={fmt(ring_r + 8.0)} />
@@ -541,17 +559,24 @@ fn NodeGlyph(p: &NodeProps) -> Html {
             { leader_marks }
             <circle class="body" cx={cx.clone()} cy={cy.clone()} r={fmt(r)}
                 style={format!("--h:{}", term_hue(p.term))} />
-            <text class="nterm-label" x={cx.clone()} y={fmt(at.y - big * 0.55)} text-anchor="middle">{ tr!(l, "ui.cv.term") }</text>
-            <text class="nterm" x={cx.clone()} y={fmt(at.y + big * 0.42)} text-anchor="middle"
-                font-size={fmt(big)}>{ p.term.to_string() }</text>
+
             { cross }
             <text class="nid" x={cx.clone()} y={fmt(at.y + ring_r + 19.0)} text-anchor="middle">
                 { node_name(id) }<tspan class="nlabel">{ format!(" {}", p.status_label) }</tspan>
             </text>
+            { " " }
+            <text class="nterm-label" x={cx.clone()} y={fmt(at.y - big * 0.55)} text-anchor="middle">{ tr!(l, "ui.cv.term") }</text>
+            { " " }
+            <text class="nterm" x={cx.clone()} y={fmt(at.y + big * 0.42)} text-anchor="middle"
+                font-size={fmt(big)}>{ p.term.to_string() }</text>
+            { " " }
             <text class="nvote" x={cx} y={fmt(at.y + ring_r + 34.0)} text-anchor="middle">{ vote }</text>
+        </g>
+        <g class="node-marks" aria-hidden="true">
             { votes }
             { badge }
         </g>
+        </>
     }
 }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use yew::prelude::*;
 
 use crate::raft::NodeId;
+use crate::sim::health::HalfStatus;
 use crate::sim::{labels, Sim, Status};
 
 use super::app::View;
@@ -41,26 +42,24 @@ fn why_not(l: Lang, sim: &Sim, id: NodeId) -> Option<String> {
     }
 }
 
-fn half(l: Lang, sim: &Sim, label: &str, ids: &BTreeSet<NodeId>) -> (String, usize) {
-    let q = ids.len() / 2 + 1;
-    let text = match sim.reachable_voters(ids) {
+fn half(l: Lang, label: &str, h: &HalfStatus) -> String {
+    match h.reachable {
         Some(r) => tr!(
             l,
             "ui.q.half",
             label = label,
-            q = q,
-            n = ids.len(),
+            q = h.quorum,
+            n = h.voters.len(),
             reachable = r
         ),
         None => tr!(
             l,
             "ui.q.half_no_leader",
             label = label,
-            q = q,
-            n = ids.len()
+            q = h.quorum,
+            n = h.voters.len()
         ),
-    };
-    (text, q)
+    }
 }
 
 /// The summary line.
@@ -68,10 +67,17 @@ pub fn render(v: &View) -> Html {
     let sim = v.sim;
     let l = v.ui.lang;
     let cfg = sim.config();
-    let joint = cfg.is_joint();
+    // The simulator says what the quorum is and whether the leader has it; the view only
+    // words it.
+    let status = sim.quorum_status();
+    let joint = status.outgoing.is_some();
     let new_label = if joint { tr!(l, "ui.q.new_voters") } else { "" };
-    let (main, q) = half(l, sim, new_label, &cfg.voters);
-    let outgoing = joint.then(|| half(l, sim, tr!(l, "ui.q.old_voters"), &cfg.outgoing));
+    let main = half(l, new_label, &status.incoming);
+    let q = status.incoming.quorum;
+    let outgoing = status
+        .outgoing
+        .as_ref()
+        .map(|o| (half(l, tr!(l, "ui.q.old_voters"), o), o.quorum));
     let down: Vec<String> = cfg
         .all_voters()
         .iter()
@@ -79,7 +85,7 @@ pub fn render(v: &View) -> Html {
         .collect();
     let mut learners: BTreeSet<NodeId> = cfg.learners.clone();
     learners.extend(cfg.learners_next.iter().copied());
-    let leader = match sim.leader() {
+    let leader = match status.leader {
         Some(lead) => tr!(
             l,
             "ui.q.leader",
@@ -88,12 +94,8 @@ pub fn render(v: &View) -> Html {
         ),
         None => tr!(l, "ui.q.no_leader").to_string(),
     };
-    let reach = sim.reachable_voters(&cfg.voters);
-    let has_quorum = reach.is_some_and(|r| r >= q)
-        && outgoing.as_ref().is_none_or(|(_, oq)| {
-            sim.reachable_voters(&cfg.outgoing)
-                .is_some_and(|r| r >= *oq)
-        });
+    let reach = status.incoming.reachable;
+    let has_quorum = status.has_quorum;
     html! {
         <div class={classes!("quorum", (!has_quorum).then_some("lost"))}
             data-quorum={q.to_string()} data-voters={cfg.voters.len().to_string()}

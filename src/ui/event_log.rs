@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::sim::event::{Event, EventKind};
 
-use super::app::{Msg, View};
+use super::app::{Msg, Ui, View};
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -62,9 +62,19 @@ fn violations(v: &View) -> Html {
     }
 }
 
+/// The kinds hidden now. While paused or stepping, every kind shows until the person changes
+/// the filters, so a step's vote or replication event (a delivery) is never hidden.
+pub fn hidden_kinds(ui: &Ui) -> Vec<EventKind> {
+    if !ui.playing && !ui.kinds_touched {
+        Vec::new()
+    } else {
+        ui.hidden_kinds.clone()
+    }
+}
+
 /// The panel.
 pub fn render(v: &View) -> Html {
-    let hidden = &v.ui.hidden_kinds;
+    let hidden = &hidden_kinds(v.ui);
     let l = v.ui.lang;
     let chips = EventKind::ALL
         .iter()
@@ -97,8 +107,8 @@ pub fn render(v: &View) -> Html {
             { violations(v) }
             <div class="chips" role="group" aria-label={tr!(l, "ui.ev.filters_aria")}>
                 { chips }
-                <button class="link-btn" onclick={all} aria-label={tr!(l, "ui.ev.all_aria")}>{ tr!(l, "ui.ev.all") }</button>
-                <button class="link-btn" onclick={none} aria-label={tr!(l, "ui.ev.none_aria")}>{ tr!(l, "ui.ev.none") }</button>
+                <button class="link-btn" onclick={all} title={tr!(l, "ui.ev.all_aria")}>{ tr!(l, "ui.ev.all") }</button>
+                <button class="link-btn" onclick={none} title={tr!(l, "ui.ev.none_aria")}>{ tr!(l, "ui.ev.none") }</button>
             </div>
             <EventList {events} lang={l} />
         </section>
@@ -127,5 +137,6 @@ fn EventList(p: &ListProps) -> Html {
             }
         })
         .collect::<Html>();
-    html! { <ol class="event-list" reversed=true>{ items }</ol> }
+    // Focusable, so the list scrolls by keyboard too.
+    html! { <ol class="event-list" reversed=true tabindex="0" aria-label={tr!(p.lang, "ui.ev.list_aria")}>{ items }</ol> }
 }

@@ -7,16 +7,7 @@ use crate::tr;
 
 use super::app::{Msg, View};
 use super::glossary::CONCEPTS;
-
-/// (key, catalog key of what it does).
-const KEYS: &[(&str, &str)] = &[
-    ("space", "ui.help.key_space"),
-    ("→", "ui.help.key_right"),
-    ("←", "ui.help.key_left"),
-    ("p or f", "ui.help.key_present"),
-    ("?", "ui.help.key_help"),
-    ("Esc", "ui.help.key_esc"),
-];
+use super::keys::SHORTCUTS;
 
 /// (catalog key of what you see, catalog key of what it means).
 const LEGEND: &[(&str, &str)] = &[
@@ -41,9 +32,9 @@ const LEGEND: &[(&str, &str)] = &[
 pub fn render(v: &View) -> Html {
     let l = v.ui.lang;
     let close = v.link.callback(|_| Msg::Help(Some(false)));
-    let keys = KEYS
+    let keys = SHORTCUTS
         .iter()
-        .map(|(k, d)| html! { <tr><th scope="row"><kbd>{ *k }</kbd></th><td>{ i18n::text(l, d) }</td></tr> })
+        .map(|k| html! { <tr data-shortcut={k.key}><th scope="row"><kbd>{ k.key }</kbd></th><td>{ i18n::text(l, k.what) }</td></tr> })
         .collect::<Html>();
     let legend = LEGEND
         .iter()

@@ -8,6 +8,7 @@ use crate::sim::presets::{self, GROUPS, PRESETS};
 use crate::tr;
 
 use super::app::{Msg, View};
+use super::keys;
 use super::lesson::{Lesson, LESSON_SPEEDS};
 use super::pace::Pace;
 use super::style::secs;
@@ -30,7 +31,7 @@ fn speeds(v: &View, l: &Lesson) -> Html {
             let on = (l.speed - s).abs() < 1e-9;
             html! {
                 <button class={classes!("seg", on.then_some("on"))} aria-pressed={on.to_string()}
-                    aria-label={tr!(lang, "ui.ls.speed_aria", s = s)}
+                    aria-label={tr!(lang, "ui.ls.speed_aria", label = speed_label(s), s = s)}
                     onclick={v.link.callback(move |_| Msg::LessonSpeed(s))}>{ speed_label(s) }</button>
             }
         })
@@ -55,7 +56,7 @@ fn end_card(v: &View, l: &Lesson) -> Html {
             }
             <div class="row wrap">
                 if let Some(n) = next {
-                    <button class="primary" aria-label={tr!(lang, "ui.ls.next_aria")} onclick={link.callback(move |_| Msg::StartLesson(n.id))}>
+                    <button class="primary" title={tr!(lang, "ui.ls.next_aria")} onclick={link.callback(move |_| Msg::StartLesson(n.id))}>
                         { tr!(lang, "ui.ls.next", title = n.title_in(lang)) }
                     </button>
                 }
@@ -106,6 +107,8 @@ pub fn dock(v: &View) -> Html {
     };
     let go_aria = if playing {
         tr!(lang, "ui.ls.pause_aria")
+    } else if start {
+        tr!(lang, "ui.ls.start_aria")
     } else {
         tr!(lang, "ui.ls.continue_aria")
     };
@@ -129,7 +132,7 @@ pub fn dock(v: &View) -> Html {
                     aria-label={tr!(lang, "ui.ls.replay_aria")} title={tr!(lang, "ui.ls.replay_tip")}>{ "⟲" }</button>
                 if !done {
                     <button class="primary go" onclick={link.callback(move |_| Msg::LessonPlay(!playing))}
-                        aria-label={go_aria} data-go="">{ go_label }</button>
+                        aria-label={go_aria} data-go="" title={format!("{}{}", tr!(lang, "ui.ls.go_tip"), keys::hint(lang, "l"))}>{ go_label }</button>
                 }
                 { speeds(v, l) }
                 if playing {
@@ -157,9 +160,8 @@ pub fn lesson_list(v: &View) -> Html {
                     html! {
                         <li>
                             <button class="link-btn lesson-link" title={p.description_in(lang)}
-                                aria-label={tr!(lang, "ui.ls.start_lesson", title = p.title_in(lang))}
                                 data-lesson={id} onclick={v.link.callback(move |_| Msg::StartLesson(id))}>
-                                <span class="lesson-no">{ n.to_string() }</span>{ p.title_in(lang) }
+                                <span class="lesson-no">{ n.to_string() }</span>{ " " }{ p.title_in(lang) }
                             </button>
                         </li>
                     }
@@ -192,7 +194,7 @@ pub fn welcome(v: &View) -> Html {
                 <span class="wide-only">{ tr!(lang, "ui.ls.welcome_left") }</span>
                 <span class="narrow-only">{ tr!(lang, "ui.ls.welcome_above") }</span>
             </p>
-            <button class="primary big" aria-label={tr!(lang, "ui.ls.start_first_aria")} onclick={link.callback(move |_| Msg::StartLesson(first.id))}>
+            <button class="primary big" onclick={link.callback(move |_| Msg::StartLesson(first.id))}>
                 { tr!(lang, "ui.ls.start_first", title = first.title_in(lang)) }
             </button>
             <details class="lessons">

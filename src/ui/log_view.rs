@@ -78,7 +78,7 @@ pub fn render(v: &View) -> Html {
                     <div class="log-label head">{ tr!(l, "ui.log.index") }</div>
                     { labels }
                 </div>
-                <div class="log-scroll">
+                <div class="log-scroll" tabindex="0" role="region" aria-label={crate::tr!(l, "ui.log.scroll_aria")}>
                     <div class="log-grid" style={format!("width:{width}px")}>
                         if hidden > 0 {
                             <button class="link-btn earlier" onclick={v.link.callback(|_| Msg::MoreLog)}

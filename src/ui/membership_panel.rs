@@ -25,14 +25,22 @@ fn text_input(v: &View, field: Field, value: &str, label: &str, placeholder: &st
     }
 }
 
-fn checkbox(v: &View, l: Lang, field: Field, on: bool, label: &str, concept: &str) -> Html {
+fn checkbox(
+    v: &View,
+    l: Lang,
+    field: Field,
+    on: bool,
+    label: &str,
+    concept: &str,
+    disabled: bool,
+) -> Html {
     let onchange = v.link.callback(move |e: Event| {
         let i: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::Field(field, i.checked().to_string())
     });
     html! {
         <label class="check" title={tip(l, concept).to_string()}>
-            <input type="checkbox" checked={on} {onchange} aria-label={label.to_string()} />{ label.to_string() }
+            <input type="checkbox" checked={on} {onchange} {disabled} aria-label={label.to_string()} />{ label.to_string() }
         </label>
     }
 }
@@ -57,9 +65,12 @@ pub fn render(v: &View) -> Html {
         .as_ref()
         .and_then(|a| a.etcdctl())
         .unwrap_or_else(|| tr!(l, "ui.mem.type_id").into());
+    // A member added with a wrong peer URL never comes up, so starting it would only add a
+    // doomed line to the run: the box is off and disabled while "misconfigured" is ticked.
+    let start_now = f.add_start && !f.add_misconfigured;
     let add_btn = match (add, id) {
         (Some(a), Some(node)) => {
-            let list = if f.add_start {
+            let list = if start_now {
                 vec![a, Action::Start(node)]
             } else {
                 vec![a]
@@ -131,8 +142,8 @@ pub fn render(v: &View) -> Html {
                     </label>
                 </div>
                 <div class="row wrap">
-                    { checkbox(v, l, Field::AddMisconfigured, f.add_misconfigured, tr!(l, "ui.mem.misconfigured"), "misconfigured") }
-                    { checkbox(v, l, Field::AddStart, f.add_start, tr!(l, "ui.mem.start_now"), "misconfigured") }
+                    { checkbox(v, l, Field::AddMisconfigured, f.add_misconfigured, tr!(l, "ui.mem.misconfigured"), "misconfigured", false) }
+                    { checkbox(v, l, Field::AddStart, start_now, tr!(l, "ui.mem.start_now"), "misconfigured", f.add_misconfigured) }
                 </div>
                 <div class="row">{ add_btn }</div>
                 <code class="etcdctl preview" data-etcdctl-preview="">{ preview }</code>

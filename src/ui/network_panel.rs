@@ -12,6 +12,7 @@ use crate::i18n::Lang;
 use crate::tr;
 
 use super::glossary::tip_in as tip;
+use super::keys;
 use super::style::{group_letter, node_name};
 
 fn partition_action(v: &View) -> Option<Action> {
@@ -101,6 +102,7 @@ pub fn render(v: &View) -> Html {
     let part_btn = match part {
         Some(a) => {
             let title = a.to_scn();
+            let title = format!("{title}{}", keys::hint(l, "s"));
             html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} title={title} aria-label={tr!(l, "ui.net.partition_aria")}>{ tr!(l, "ui.net.partition") }</button> }
         }
         None => {
@@ -149,7 +151,7 @@ pub fn render(v: &View) -> Html {
             <fieldset>
                 <legend title={tip(l, "partition")}>{ tr!(l, "ui.net.partition_legend") }</legend>
                 { group_rows }
-                <div class="row">{ part_btn }<button onclick={heal.clone()} aria-label={tr!(l, "ui.net.heal_aria")}>{ tr!(l, "ui.net.heal") }</button></div>
+                <div class="row">{ part_btn }<button onclick={heal.clone()} title={format!("{}{}", tr!(l, "ui.net.heal_tip"), keys::hint(l, "h"))}>{ tr!(l, "ui.net.heal") }</button></div>
             </fieldset>
             <fieldset>
                 <legend title={tip(l, "cut link")}>{ tr!(l, "ui.net.cut_legend") }</legend>

@@ -11,6 +11,7 @@ use crate::sim::labels;
 use crate::tr;
 
 use super::glossary::tip_in as tip;
+use super::keys;
 use super::style::node_name;
 
 fn chooser(v: &View) -> Html {
@@ -35,9 +36,15 @@ fn chooser(v: &View) -> Html {
 
 fn button(v: &View, label: &str, concept: &str, action: Action, class: &'static str) -> Html {
     let l = v.ui.lang;
+    let key = match action {
+        Action::Kill(_) | Action::Restart(_) => keys::hint(l, "k"),
+        Action::Isolate(_) => keys::hint(l, "i"),
+        Action::Campaign(_) => keys::hint(l, "c"),
+        _ => String::new(),
+    };
     let title = match action.etcdctl() {
-        Some(e) => format!("{} — etcdctl: {e}", tip(l, concept)),
-        None => tip(l, concept).to_string(),
+        Some(e) => format!("{} — etcdctl: {e}{key}", tip(l, concept)),
+        None => format!("{}{key}", tip(l, concept)),
     };
     let aria = format!("{label} ({})", action.to_scn());
     let onclick = v.link.callback(move |_| Msg::Act(action.clone()));

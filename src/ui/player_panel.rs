@@ -163,7 +163,7 @@ fn script(v: &View, s: &Lesson) -> Html {
                     aria-label={tr!(l, "ui.pl.close_aria")}>{ tr!(l, "ui.close") }</button>
             </div>
             <div class="row wrap">
-                <button onclick={link.callback(|_| Msg::PlayerStep)} disabled={done} aria-label={tr!(l, "ui.pl.step_aria")}>{ tr!(l, "ui.pl.step") }</button>
+                <button onclick={link.callback(|_| Msg::PlayerStep)} disabled={done} title={tr!(l, "ui.pl.step_tip")}>{ tr!(l, "ui.pl.step") }</button>
                 <button onclick={link.callback(|_| Msg::PlayerContinue)} disabled={done}
                     aria-label={tr!(l, "ui.pl.next_pause_aria")} title={tr!(l, "ui.pl.next_pause_tip")}>{ tr!(l, "ui.pl.next_pause") }</button>
                 <button onclick={link.callback(|_| Msg::PlayerRunTo(usize::MAX))} disabled={done} aria-label={tr!(l, "ui.pl.run_all_aria")}>{ tr!(l, "ui.pl.run_all") }</button>
@@ -178,7 +178,7 @@ fn script(v: &View, s: &Lesson) -> Html {
             </div>
             <details class="show-script">
                 <summary>{ tr!(l, "ui.pl.show_script") }</summary>
-                <ol class="lines">{ lines }</ol>
+                <ol class="lines" tabindex="0" aria-label={tr!(l, "ui.pl.lines_aria")}>{ lines }</ol>
             </details>
         </div>
     }

@@ -78,7 +78,7 @@ pub fn render(v: &View) -> Html {
     html! {
         <section class="progress panel" aria-label={tr!(l, "ui.pr.aria")}>
             <h2>{ tr!(l, "ui.pr.heading", node = node_name(raft.id), last = last) }</h2>
-            <div class="table-wrap"><table class="grid">
+            <div class="table-wrap" tabindex="0" role="region" aria-label={tr!(l, "ui.pr.table_aria")}><table class="grid">
                 <thead>
                     <tr>
                         <th scope="col">{ tr!(l, "ui.pr.member") }</th>

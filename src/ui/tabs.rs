@@ -15,6 +15,13 @@ const TABS: [(Tab, &str, &str); 6] = [
     (Tab::Share, "Export / share", "ui.tab.share"),
 ];
 
+fn tab_name(lang: crate::i18n::Lang, t: Tab) -> String {
+    TABS.iter()
+        .find(|(x, _, _)| *x == t)
+        .map(|(_, _, key)| crate::tr!(lang, "ui.tab.panel", name = crate::i18n::text(lang, key)))
+        .unwrap_or_default()
+}
+
 /// The tab bar and the chosen panel.
 pub fn render(v: &View) -> Html {
     let bar = TABS
@@ -40,7 +47,7 @@ pub fn render(v: &View) -> Html {
     html! {
         <section class="tabs panel" aria-label={crate::tr!(v.ui.lang, "ui.tab.aria")}>
             <div class="tab-bar" role="tablist">{ bar }</div>
-            <div class="tab-body" role="tabpanel">{ body }</div>
+            <div class="tab-body" role="tabpanel" tabindex="0" aria-label={tab_name(v.ui.lang, v.ui.tab)}>{ body }</div>
         </section>
     }
 }

@@ -11,6 +11,7 @@ use super::app::{Msg, View};
 use crate::tr;
 
 use super::glossary::tip_in as tip;
+use super::keys;
 use super::style::secs;
 
 /// At most this many markers are drawn (the scrubber is only so wide).
@@ -49,7 +50,11 @@ pub fn render(v: &View) -> Html {
         })
         .collect::<Html>();
     let past = !tl.at_head();
+    let step_line = v.ui.step_line.as_ref().map(|l| {
+        html! { <p class="step-line" data-step-line="" title="the event just applied, and what it changed">{ l.clone() }</p> }
+    });
     html! {
+        <>
         <div class="timeline" role="group" aria-label={tr!(l, "ui.tl.aria")} title={tip(l, "time travel")}>
             <button onclick={link.callback(|_| Msg::BackTick)} aria-label={tr!(l, "ui.tl.back_tick_aria")} title={tr!(l, "ui.tl.back_tick_tip")}>{ tr!(l, "ui.tl.back_tick") }</button>
             <button onclick={link.callback(|_| Msg::BackEvent)} aria-label={tr!(l, "ui.tl.back_event_aria")} title={tr!(l, "ui.tl.back_event_tip")}>{ tr!(l, "ui.tl.back_event") }</button>
@@ -60,13 +65,18 @@ pub fn render(v: &View) -> Html {
             </div>
             <button onclick={link.callback(|_| Msg::StepEvent)} aria-label={tr!(l, "ui.tl.event_aria")} title={tr!(l, "ui.tl.event_tip")}>{ tr!(l, "ui.tl.event") }</button>
             <button onclick={link.callback(|_| Msg::StepTick)} aria-label={tr!(l, "ui.tl.tick_aria")} title={tr!(l, "ui.tl.tick_tip")}>{ tr!(l, "ui.tl.tick") }</button>
+            <button class="next-change" onclick={link.callback(|_| Msg::NextChange)} data-next-change=""
+                title={format!("{}{}", tr!(l, "ui.tl.next_change_tip"), keys::hint(l, "n"))}>
+                { tr!(l, "ui.tl.next_change") }</button>
             <span class="times">{ format!("{} / {}", secs(now), secs(tl.head_time())) }</span>
             if past {
                 <span class="past" data-past="">
                     { tr!(l, "ui.tl.past") }
-                    <button onclick={link.callback(|_| Msg::Live)} aria-label={tr!(l, "ui.tl.live_aria")}>{ tr!(l, "ui.tl.live") }</button>
+                    <button onclick={link.callback(|_| Msg::Live)} title={tr!(l, "ui.tl.live_aria")}>{ tr!(l, "ui.tl.live") }</button>
                 </span>
             }
         </div>
+        { step_line }
+        </>
     }
 }

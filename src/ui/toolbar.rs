@@ -115,7 +115,7 @@ pub fn render(v: &View) -> Html {
                     <span class="wide-only">{ tr!(l, "ui.tb.speed") }</span>
                     <select onchange={speed} aria-label={tr!(l, "ui.tb.speed_aria")}>{ options }</select>
                 </label>
-                <button class="fast" onclick={fast} aria-label={if teach { tr!(l, "ui.tb.fast_aria") } else { tr!(l, "ui.tb.teach") }}
+                <button class="fast" onclick={fast} aria-label={if teach { tr!(l, "ui.tb.fast_aria") } else { tr!(l, "ui.tb.slow_aria") }}
                     title={if teach { tr!(l, "ui.tb.fast_tip") } else { tr!(l, "ui.tb.back_teach_tip") }}>
                     { if teach { tr!(l, "ui.tb.fast") } else { tr!(l, "ui.tb.slow_btn") } }
                 </button>
