@@ -294,3 +294,54 @@ fn explicit_joint_change_waits_for_the_leave() {
     net.settle();
     assert!(!net.node(1).trk.config.is_joint());
 }
+
+/// A ReadIndex response for a read the node does not know (it restarted while its request
+/// was at the leader) is dropped, never answered with whatever the key holds: etcd's server
+/// pairs a read state with a pending read by its request id and ignores any other, and the
+/// client of the crashed process saw an error.
+#[test]
+fn read_index_response_for_an_unknown_request_is_dropped() {
+    let mut net = three(config(true, true));
+    net.propose(1, "x", "1");
+    net.node_mut(2).client_read_index("y", 7).unwrap();
+    let forwarded = take(&mut net, 2);
+    assert!(forwarded.iter().any(|m| m.msg_type == MsgType::ReadIndex));
+    let durable = net.node(2).durable();
+    net.nodes.insert(
+        2,
+        Raft::restart(2, durable, config(true, true), Rng::new(5)),
+    );
+    for m in forwarded {
+        net.node_mut(1).step(m);
+    }
+    // Deliver the leader's heartbeat round by hand until it answers n2.
+    let mut answers = Vec::new();
+    for _ in 0..10 {
+        let out: Vec<Message> = net
+            .nodes
+            .values_mut()
+            .flat_map(|n| std::mem::take(&mut n.msgs))
+            .collect();
+        for m in out {
+            if m.msg_type == MsgType::ReadIndexResp {
+                answers.push(m);
+            } else {
+                net.node_mut(m.to).step(m);
+            }
+        }
+    }
+    assert_eq!(answers.len(), 1, "the leader answers the read once");
+    net.node_mut(2).notes.clear();
+    for m in answers {
+        net.node_mut(2).step(m);
+    }
+    assert!(
+        !net.node(2)
+            .notes
+            .iter()
+            .any(|n| matches!(n, Note::ReadServed { .. })),
+        "{:?}",
+        net.node(2).notes
+    );
+    assert!(net.node(2).read_waits.is_empty());
+}

@@ -1169,7 +1169,10 @@ impl Raft {
                 fwd.to = self.lead;
                 self.msgs.push(fwd);
             }
-            MsgType::ReadIndexResp => {
+            // A response for a read this process never asked for (it restarted while the
+            // request was at the leader) is dropped: its client already saw an error, and
+            // answering it would report a value nobody asked for.
+            MsgType::ReadIndexResp if self.read_keys.contains_key(&m.context) => {
                 self.read_waits.push((m.context, m.index));
             }
             _ => {}
@@ -1322,10 +1325,12 @@ impl Raft {
             .partition(|(_, idx)| *idx <= applied);
         self.read_waits = waiting;
         for (req, index) in ready {
-            let value = self
-                .read_keys
-                .remove(&req)
-                .and_then(|k| self.kv.get(&k).cloned());
+            // Without the key the read is not ours to answer; `None` would claim the key
+            // is absent.
+            let Some(key) = self.read_keys.remove(&req) else {
+                continue;
+            };
+            let value = self.kv.get(&key).cloned();
             self.notes.push(Note::ReadServed { req, index, value });
         }
     }
