@@ -155,7 +155,7 @@ impl Raft {
     /// etcd's --strict-reconfig-check: the voters that were recently active must still form a
     /// quorum of the configuration after the change.
     fn check_strict(&self, cc: &ConfChange) -> Result<(), String> {
-        let next = super::confchange::apply(&self.trk.config, cc, self.cfg.conf_change_transition)
+        let next = super::confchange::apply(&self.trk.config, cc)
             .map_err(|e| format!("the change cannot be applied: {e:?}"))?;
         let voters: Vec<u64> = if next.is_joint() {
             next.all_voters().into_iter().collect()

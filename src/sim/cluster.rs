@@ -896,18 +896,14 @@ impl Sim {
                     return Ok(());
                 }
                 self.conf_change(
-                    ConfChange {
-                        changes: vec![ConfChangeSingle::AddNode(*id)],
-                    },
+                    ConfChange::new(vec![ConfChangeSingle::AddNode(*id)]),
                     format!("promote n{id}"),
                 );
             }
             Action::Remove(id) => {
                 self.node_ref(*id)?;
                 self.conf_change(
-                    ConfChange {
-                        changes: vec![ConfChangeSingle::RemoveNode(*id)],
-                    },
+                    ConfChange::new(vec![ConfChangeSingle::RemoveNode(*id)]),
                     format!("remove n{id}"),
                 );
             }
@@ -950,7 +946,7 @@ impl Sim {
                 for id in &fresh {
                     self.create_node(*id);
                 }
-                let cc = ConfChange { changes };
+                let cc = ConfChange::new(changes);
                 let label = format!("member change {}", cc.describe());
                 if !self.conf_change(cc, label) {
                     for id in fresh {
@@ -1216,12 +1212,7 @@ impl Sim {
                 ""
             }
         );
-        if !self.conf_change(
-            ConfChange {
-                changes: vec![change],
-            },
-            label,
-        ) {
+        if !self.conf_change(ConfChange::new(vec![change]), label) {
             self.nodes.remove(&id);
         }
         Ok(())
