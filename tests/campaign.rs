@@ -123,6 +123,7 @@ fn options(seed: u64, rng: &mut Rng) -> (usize, Options) {
         max_learners: rng.range(0, 4) as usize,
         strict_reconfig: rng.chance(30),
         unsafe_commit: false,
+        ..Options::default()
     };
     (n, opts)
 }

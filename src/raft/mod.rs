@@ -27,4 +27,5 @@ pub use note::{
 };
 pub use raft::{Durable, Raft, RaftConfig, Role};
 pub use rng::Rng;
+pub use server::{HealthRule, ServerError, ServerView};
 pub use tracker::{Config, Progress, ProgressState};

@@ -25,10 +25,16 @@ pub type MajorityConfig = BTreeSet<NodeId>;
 
 /// The number of voters that form a majority of `voters` (0 for an empty set).
 pub fn quorum_size(voters: &MajorityConfig) -> usize {
-    if voters.is_empty() {
+    majority(voters.len())
+}
+
+/// The number of votes that form a majority of `n` voters (0 when there are none). The one
+/// place the formula is written.
+pub fn majority(n: usize) -> usize {
+    if n == 0 {
         0
     } else {
-        voters.len() / 2 + 1
+        n / 2 + 1
     }
 }
 

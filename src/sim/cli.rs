@@ -3,7 +3,6 @@
 //! Exit codes: 0 when every expect and await held, 1 when any failed, 2 for a malformed file
 //! or bad usage. Never a panic on any input.
 
-use crate::raft::quorum::quorum_size;
 use std::time::Instant;
 
 use serde_json::json;
@@ -161,6 +160,22 @@ fn word(id: u64) -> serde_json::Value {
 
 pub(crate) fn summary_json(sim: &Sim, failures: &[String]) -> serde_json::Value {
     let cfg = sim.config();
+    let q = sim.quorum_status();
+    // Each request with raftlab's words and, for a refusal or time-out, etcd's exact error.
+    let requests: Vec<serde_json::Value> = sim
+        .requests
+        .values()
+        .map(|r| {
+            json!({
+                "id": r.id,
+                "request": r.kind.label(),
+                "via": r.via.map_or(serde_json::Value::Null, word),
+                "time_ms": r.time,
+                "outcome": r.outcome.describe(),
+                "etcd_error": r.outcome.etcd_error(),
+            })
+        })
+        .collect();
     let nodes: Vec<serde_json::Value> = sim
         .nodes
         .values()
@@ -202,7 +217,9 @@ pub(crate) fn summary_json(sim: &Sim, failures: &[String]) -> serde_json::Value 
         "nodes": nodes,
         "voters": names(cfg.all_voters().into_iter().collect()),
         "learners": names(cfg.learners.iter().chain(cfg.learners_next.iter()).copied().collect()),
-        "quorum": quorum_size(&cfg.voters),
+        "quorum": q.incoming.quorum,
+        "quorum_status": q,
+        "requests": requests,
         "violations": violations,
         "failures": failures,
     })
@@ -243,11 +260,27 @@ pub(crate) fn print_table(sim: &Sim) {
             r.log.last_index()
         );
     }
+    let q = sim.quorum_status();
+    let half = |h: &super::health::HalfStatus| {
+        let reach = h
+            .reachable
+            .map_or("no leader".to_string(), |r| format!("{r} reachable"));
+        format!(
+            "quorum {} of {} voters ({} alive, {reach}){}",
+            h.quorum,
+            h.voters.len(),
+            h.alive,
+            if h.has_quorum { "" } else { " LOST" }
+        )
+    };
+    let mut line = half(&q.incoming);
+    if let Some(o) = &q.outgoing {
+        line = format!("new: {line}; old: {}", half(o));
+    }
     println!(
-        "tick {}  {}  quorum {}",
+        "tick {}  {}  {line}",
         sim.now / super::cluster::TICK_MS,
         cfg.describe(),
-        quorum_size(&cfg.voters)
     );
 }
 

@@ -2,7 +2,44 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::raft::NodeId;
+use crate::raft::{NodeId, ProposalRefusal, ServerError};
+
+/// gRPC's error for a request whose member went away mid-request.
+pub const TRANSPORT_CLOSING: &str = "rpc error: code = Unavailable desc = transport is closing";
+
+/// The error etcdctl prints when its command timeout (`--command-timeout`, 5 s) passes first.
+pub const DEADLINE_EXCEEDED: &str = "context deadline exceeded";
+
+/// Why a request was refused: data, worded by `words::refusal`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Refusal {
+    /// etcd's server refused it before raft saw it.
+    Server(ServerError),
+    /// The member the request went to went down before answering; the client's connection
+    /// closed (etcd's restarted process knows nothing of the request).
+    MemberDown {
+        /// The member.
+        id: NodeId,
+    },
+    /// Raft took the proposal in and then dropped it.
+    Dropped {
+        /// The core's reason.
+        reason: ProposalRefusal,
+    },
+}
+
+impl Refusal {
+    /// The error an etcd client prints, word for word.
+    pub fn etcd_error(&self) -> &'static str {
+        match self {
+            Refusal::Server(e) => e.etcd_error(),
+            // etcd-io/raft's ErrProposalDropped.
+            Refusal::Dropped { .. } => "raft proposal dropped",
+            // What etcd's gRPC client reports when the member's connection closes.
+            Refusal::MemberDown { .. } => TRANSPORT_CLOSING,
+        }
+    }
+}
 
 /// What a client asked for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,7 +103,18 @@ pub enum Outcome {
     /// Refused, with the reason.
     Rejected {
         /// Why.
-        reason: String,
+        refusal: Refusal,
+    },
+    /// No answer within the request timeout: the client gave up with `context deadline
+    /// exceeded`. The request may still take effect later (an ambiguous outcome).
+    TimedOut {
+        /// When the client gave up, ms.
+        at: u64,
+        /// True when it never reached a leader (it waited for one), false when it was in
+        /// raft's hands and not done yet.
+        no_leader: bool,
+        /// The index it was committed (or, for a read, answered) at after the client gave up.
+        later: Option<u64>,
     },
     /// A read's answer.
     Value {
@@ -80,13 +128,42 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The error an etcd client prints for this outcome, if it is an error.
+    pub fn etcd_error(&self) -> Option<&'static str> {
+        match self {
+            Outcome::Rejected { refusal } => Some(refusal.etcd_error()),
+            Outcome::TimedOut { .. } => Some(DEADLINE_EXCEEDED),
+            _ => None,
+        }
+    }
+
+    /// The etcd error as one scenario word ("unhealthy-cluster", "deadline-exceeded"), or
+    /// "none": what `expect error = ...` compares.
+    pub fn error_word(&self) -> String {
+        self.etcd_error().map_or("none".into(), error_word)
+    }
+
     /// A one-line description for the UI.
     pub fn describe(&self) -> String {
         match self {
             Outcome::Pending => "pending".into(),
             Outcome::Accepted => "accepted".into(),
             Outcome::Committed { index } => format!("committed at index {index}"),
-            Outcome::Rejected { reason } => format!("rejected: {reason}"),
+            Outcome::Rejected { refusal } => format!(
+                "rejected: {} ({})",
+                super::words::refusal(refusal),
+                refusal.etcd_error()
+            ),
+            Outcome::TimedOut { at, later, .. } => {
+                let mut s = format!(
+                    "timed out at {} ({DEADLINE_EXCEEDED})",
+                    super::words::secs(*at)
+                );
+                if let Some(i) = later {
+                    s.push_str(&format!(", committed later at index {i}"));
+                }
+                s
+            }
             Outcome::Value {
                 value,
                 index,
@@ -119,4 +196,13 @@ pub struct Request {
     pub time: u64,
     /// What became of it.
     pub outcome: Outcome,
+}
+
+/// An etcd error text as one word: the part after "etcdserver: " with dashes for spaces
+/// ("etcdserver: unhealthy cluster" is `unhealthy-cluster`).
+pub fn error_word(etcd: &str) -> String {
+    etcd.trim_start_matches("etcdserver: ")
+        .trim_start_matches("rpc error: code = Unavailable desc = ")
+        .trim_start_matches("context ")
+        .replace(' ', "-")
 }

@@ -16,10 +16,11 @@ use crate::raft::{
 };
 
 use super::action::Action;
-use super::client::{Outcome, ReqKind, Request};
+use super::client::{Outcome, Refusal, ReqKind, Request};
 use super::event::{Event, EventKind};
 use super::network::{InFlight, Network};
 use super::options::Options;
+use super::requests::Waiting;
 use super::words;
 
 /// Milliseconds per tick (etcd's default heartbeat interval).
@@ -74,8 +75,37 @@ pub struct SimNode {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 enum Due {
-    Tick { node: NodeId, epoch: u64 },
-    Deliver { msg: u64 },
+    Tick {
+        node: NodeId,
+        epoch: u64,
+    },
+    Deliver {
+        msg: u64,
+    },
+    /// A client's request timeout.
+    Deadline {
+        req: u64,
+    },
+    /// Clients retry the requests that a member can now take (its own event, so that what
+    /// made a member able to take them and what they do are observed apart).
+    Retry,
+}
+
+/// Why a message never reached its receiver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Undelivered {
+    /// Lost to random loss.
+    Lost,
+    /// The network separates sender and receiver.
+    Partitioned,
+    /// The receiver was added with a wrong peer URL.
+    WrongPeerUrl,
+    /// The receiver's process does not run.
+    Down(Status),
+    /// No such node.
+    Missing,
+    /// The receiver applied the sender's removal and rejects it (etcd: 410 Gone).
+    RemovedSender,
 }
 
 /// A recorded invariant violation.
@@ -115,7 +145,16 @@ pub struct Sim {
     pub event_count: u64,
     /// Recent client requests by id.
     pub requests: BTreeMap<u64, Request>,
-    next_req: u64,
+    pub(super) next_req: u64,
+    /// Requests no member could take yet, retried after every event until their deadline.
+    pub waiting: BTreeMap<u64, Waiting>,
+    /// Whether a retry event is in the queue.
+    retry_scheduled: bool,
+    /// Since when each pair of members (lower id first) has been connected, ms: etcd's
+    /// transport ActiveSince, for the strict reconfiguration check.
+    pub links: BTreeMap<NodeId, BTreeMap<NodeId, u64>>,
+    /// Members that ever started (etcd: published their name).
+    pub started: BTreeSet<NodeId>,
     /// The last read request.
     pub last_read: Option<u64>,
     /// The invariant checker.
@@ -168,6 +207,10 @@ impl Sim {
             event_count: 0,
             requests: BTreeMap::new(),
             next_req: 1,
+            waiting: BTreeMap::new(),
+            retry_scheduled: false,
+            links: BTreeMap::new(),
+            started: BTreeSet::new(),
             last_read: None,
             checker: Checker::new(),
             check_invariants: true,
@@ -183,6 +226,7 @@ impl Sim {
             sim.create_node(id);
             sim.start_node(id);
         }
+        sim.refresh_links();
         sim.note_reachability();
         sim.log(
             None,
@@ -192,7 +236,7 @@ impl Sim {
         sim
     }
 
-    fn create_node(&mut self, id: NodeId) {
+    pub(super) fn create_node(&mut self, id: NodeId) {
         // A member joins the cluster of the leader that adds it (which matters once
         // force-new-cluster has split the history in two).
         if let Some(l) = self.leader() {
@@ -218,6 +262,7 @@ impl Sim {
         };
         node.status = Status::Running;
         node.epoch += 1;
+        self.started.insert(id);
         let (epoch, phase) = (node.epoch, node.phase);
         let next = (self.now / TICK_MS) * TICK_MS + phase;
         let at = if next <= self.now {
@@ -231,6 +276,11 @@ impl Sim {
     fn schedule(&mut self, at: u64, due: Due) {
         self.seq += 1;
         self.queue.push(Reverse((at, self.seq, due)));
+    }
+
+    /// Schedules the request timeout of `req` at `at`.
+    pub(super) fn schedule_deadline(&mut self, at: u64, req: u64) {
+        self.schedule(at, Due::Deadline { req });
     }
 
     // ---- queries ---------------------------------------------------------------------------
@@ -377,15 +427,45 @@ impl Sim {
                 .in_flight
                 .get(&msg)
                 .map_or([0, 0], |f| [f.msg.to, f.msg.from]),
+            Due::Deadline { .. } | Due::Retry => [0, 0],
         };
         let cause = match due {
             Due::Tick { node, epoch } => self.process_tick(node, epoch),
             Due::Deliver { msg } => self.process_delivery(msg),
+            Due::Deadline { req } => {
+                self.request_deadline(req);
+                None
+            }
+            Due::Retry => {
+                self.retry_scheduled = false;
+                let sent_to = self.retry_waiting();
+                if !sent_to.is_empty() {
+                    self.check("a client retried", Some(&sent_to));
+                }
+                None
+            }
         };
         if let Some(cause) = cause {
             self.check(&cause, Some(&touched));
         }
+        // Not after a retry itself: what it could not send waits for the next change.
+        if due != Due::Retry {
+            self.schedule_retry();
+        }
         true
+    }
+
+    /// Schedules a retry at `at` (after a client's back-off).
+    pub(super) fn schedule_retry_at(&mut self, at: u64) {
+        self.schedule(at, Due::Retry);
+    }
+
+    /// Schedules a retry now when a waiting request can be taken (once).
+    pub(super) fn schedule_retry(&mut self) {
+        if !self.retry_scheduled && self.any_waiting_takeable() {
+            self.retry_scheduled = true;
+            self.schedule(self.now, Due::Retry);
+        }
     }
 
     /// Processes events until `processed` reaches `count` (for exact replay), then sets the
@@ -417,28 +497,30 @@ impl Sim {
         let (from, to) = (f.msg.from, f.msg.to);
         let what = format!("{} n{from}→n{to}", f.msg.msg_type.name());
         let reason = match self.nodes.get(&to).map(|n| n.status) {
-            _ if f.lost => Some("lost".to_string()),
-            _ if !self.net.connected(from, to) => Some("partitioned".to_string()),
+            _ if f.lost => Some(Undelivered::Lost),
+            _ if !self.net.connected(from, to) => Some(Undelivered::Partitioned),
             Some(Status::Running) => None,
-            Some(Status::Misconfigured) => Some(format!("n{to} unreachable: wrong peer URL")),
-            Some(s) => Some(format!("n{to} is {}", s.name())),
-            None => Some(format!("n{to} does not exist")),
+            Some(Status::Misconfigured) => Some(Undelivered::WrongPeerUrl),
+            Some(s) => Some(Undelivered::Down(s)),
+            None => Some(Undelivered::Missing),
         };
         let reason = reason.or_else(|| {
             let receiver_forgot = self
                 .nodes
                 .get(&to)
                 .is_some_and(|n| !n.raft.trk.config.members().contains(&from));
-            (self.removed.contains(&from) && receiver_forgot)
-                .then(|| format!("n{to} rejects n{from}: a removed member"))
+            (self.removed.contains(&from) && receiver_forgot).then_some(Undelivered::RemovedSender)
         });
         if let Some(reason) = reason {
-            if reason.contains("a removed member") {
+            if reason == Undelivered::RemovedSender {
                 self.stop_removed(from, to);
             }
-            self.dropped(&f, &reason);
+            self.dropped(&f);
             self.last_message = Some((f, false));
-            return Some(format!("dropped {what} ({reason})"));
+            return Some(format!(
+                "dropped {what} ({})",
+                words::undelivered(reason, from, to)
+            ));
         }
         let msg = f.msg.clone();
         let is_snapshot = msg.msg_type == MsgType::Snap;
@@ -469,13 +551,14 @@ impl Sim {
                 n.status = Status::Removed;
                 n.epoch += 1;
                 self.log(Some(id), EventKind::Membership, why);
+                self.refresh_links();
             }
         }
     }
 
     /// A message that never arrives. A lost snapshot is reported back to the leader, as
     /// etcd's transport does (ReportSnapshot), so it can retry.
-    fn dropped(&mut self, f: &InFlight, _reason: &str) {
+    fn dropped(&mut self, f: &InFlight) {
         if f.msg.msg_type == MsgType::Snap {
             self.report_snapshot(f.msg.to, f.msg.from, true);
         }
@@ -497,7 +580,7 @@ impl Sim {
     }
 
     /// Sends what node `id` wrote to its outbox and words what it noted.
-    fn flush(&mut self, id: NodeId) {
+    pub(super) fn flush(&mut self, id: NodeId) {
         let Some(node) = self.nodes.get_mut(&id) else {
             return;
         };
@@ -519,6 +602,9 @@ impl Sim {
     fn on_note(&mut self, id: NodeId, note: Note) {
         match &note {
             Note::Applied { req, index } => {
+                if self.answered_late(id, *req, *index) {
+                    return;
+                }
                 if let Some(r) = self.requests.get_mut(req) {
                     if r.outcome == Outcome::Pending {
                         r.outcome = Outcome::Committed { index: *index };
@@ -544,14 +630,30 @@ impl Sim {
                 return;
             }
             Note::ProposalDropped { req, reason } => {
-                self.on_refused(id, *req, words::proposal_refusal(*reason));
+                match self
+                    .requests
+                    .get(req)
+                    .map(|r| r.outcome == Outcome::Pending)
+                {
+                    Some(true) => self.reject(*req, Refusal::Dropped { reason: *reason }),
+                    None if *req == 0 => {
+                        let text = format!("n{id}: {}", words::proposal_refusal(*reason));
+                        self.log(Some(id), EventKind::Membership, text);
+                    }
+                    _ => {}
+                }
                 return;
             }
             Note::ReadDropped { req, reason } => {
-                self.on_refused(id, *req, words::read_refusal(*reason));
+                if self.requests.get(req).map(|r| &r.outcome) == Some(&Outcome::Pending) {
+                    self.read_dropped(*req, words::read_refusal(*reason));
+                }
                 return;
             }
             Note::ReadServed { req, index, value } => {
+                if self.answered_late(id, *req, *index) {
+                    return;
+                }
                 if let Some(r) = self.requests.get_mut(req) {
                     if r.outcome == Outcome::Pending {
                         r.outcome = Outcome::Value {
@@ -599,25 +701,6 @@ impl Sim {
         self.log(Some(id), kind, text);
     }
 
-    /// A request the core refused: the client learns why.
-    fn on_refused(&mut self, id: NodeId, req: u64, reason: String) {
-        if let Some(r) = self.requests.get_mut(&req) {
-            if r.outcome == Outcome::Pending {
-                r.outcome = Outcome::Rejected {
-                    reason: reason.clone(),
-                };
-                let label = r.kind.label();
-                self.log(
-                    Some(id),
-                    EventKind::Client,
-                    format!("{label} rejected: {reason}"),
-                );
-            }
-        } else if req == 0 {
-            self.log(Some(id), EventKind::Membership, format!("n{id}: {reason}"));
-        }
-    }
-
     fn on_conf_applied(
         &mut self,
         id: NodeId,
@@ -628,6 +711,7 @@ impl Sim {
         removed: &[NodeId],
     ) {
         let self_removed = removed.contains(&id);
+        self.answered_late(id, req, index);
         if let Some(r) = self.requests.get_mut(&req) {
             if r.outcome == Outcome::Pending {
                 r.outcome = Outcome::Committed { index };
@@ -655,6 +739,17 @@ impl Sim {
 
     /// Appends an event to the log.
     pub fn log(&mut self, node: Option<NodeId>, kind: EventKind, text: String) {
+        self.log_etcd(node, kind, text, None);
+    }
+
+    /// Appends an event that carries the error an etcd client would print.
+    pub fn log_etcd(
+        &mut self,
+        node: Option<NodeId>,
+        kind: EventKind,
+        text: String,
+        etcd: Option<&str>,
+    ) {
         self.event_count += 1;
         self.events.push_back(Event {
             seq: self.event_count,
@@ -662,6 +757,7 @@ impl Sim {
             node,
             kind,
             text,
+            etcd_error: etcd.map(str::to_string),
         });
         while self.events.len() > EVENT_CAP {
             self.events.pop_front();
@@ -706,57 +802,7 @@ impl Sim {
 
     // ---- actions ---------------------------------------------------------------------------
 
-    fn new_request(&mut self, kind: ReqKind, via: Option<NodeId>) -> u64 {
-        let id = self.next_req;
-        self.next_req += 1;
-        self.requests.insert(
-            id,
-            Request {
-                id,
-                kind,
-                via,
-                time: self.now,
-                outcome: Outcome::Pending,
-            },
-        );
-        self.prune_requests(REQUEST_CAP);
-        id
-    }
-
-    /// Forgets the oldest answered requests beyond `cap` (pending ones are kept: their
-    /// answers may still come, and replaying from a checkpoint must see the same ones).
-    pub fn prune_requests(&mut self, cap: usize) {
-        let keep_from = self.requests.len().saturating_sub(cap);
-        let old: Vec<u64> = self
-            .requests
-            .iter()
-            .take(keep_from)
-            .filter(|(id, r)| r.outcome != Outcome::Pending && Some(**id) != self.last_read)
-            .map(|(id, _)| *id)
-            .collect();
-        for id in old {
-            self.requests.remove(&id);
-        }
-    }
-
-    fn reject(&mut self, req: u64, reason: String) {
-        if let Some(r) = self.requests.get_mut(&req) {
-            r.outcome = Outcome::Rejected {
-                reason: reason.clone(),
-            };
-            let label = r.kind.label();
-            let via = r.via;
-            // Server refusals already name what they refuse ("promote n4 refused: ...").
-            let text = if reason.starts_with(&label) {
-                reason
-            } else {
-                format!("{label} rejected: {reason}")
-            };
-            self.log(via, EventKind::Client, text);
-        }
-    }
-
-    fn node_ref(&self, id: NodeId) -> Result<&SimNode, String> {
+    pub(super) fn node_ref(&self, id: NodeId) -> Result<&SimNode, String> {
         self.nodes
             .get(&id)
             .ok_or_else(|| format!("n{id} does not exist"))
@@ -776,6 +822,8 @@ impl Sim {
     pub fn apply(&mut self, action: &Action) -> Result<(), String> {
         let r = self.apply_inner(action);
         if r.is_ok() {
+            self.refresh_links();
+            self.schedule_retry();
             let cause = action.to_scn();
             self.check(&cause, None);
             self.note_reachability();
@@ -883,28 +931,13 @@ impl Sim {
                     s => return Err(format!("n{id} is {}, not a new member", s.name())),
                 }
             }
-            Action::Promote(id) => {
-                self.node_ref(*id)?;
-                if !self.config().is_learner(*id) {
-                    let req = self.new_request(
-                        ReqKind::Member {
-                            desc: format!("promote n{id}"),
-                        },
-                        None,
-                    );
-                    self.reject(req, format!("n{id} is not a learner"));
-                    return Ok(());
-                }
-                self.conf_change(
-                    ConfChange::new(vec![ConfChangeSingle::AddNode(*id)]),
-                    format!("promote n{id}"),
-                );
-            }
+            Action::Promote(id) => self.promote(*id)?,
             Action::Remove(id) => {
                 self.node_ref(*id)?;
                 self.conf_change(
                     ConfChange::new(vec![ConfChangeSingle::RemoveNode(*id)]),
                     format!("remove n{id}"),
+                    Vec::new(),
                 );
             }
             Action::MemberChange {
@@ -948,36 +981,9 @@ impl Sim {
                 }
                 let cc = ConfChange::new(changes);
                 let label = format!("member change {}", cc.describe());
-                if !self.conf_change(cc, label) {
-                    for id in fresh {
-                        self.nodes.remove(&id);
-                    }
-                }
+                self.conf_change(cc, label, fresh);
             }
-            Action::TransferLeader(id) => {
-                self.node_ref(*id)?;
-                let req = self.new_request(ReqKind::Transfer { to: *id }, None);
-                match self.leader() {
-                    None => self.reject(req, "no leader".into()),
-                    Some(l) => {
-                        let r = self
-                            .nodes
-                            .get_mut(&l)
-                            .expect("leader exists")
-                            .raft
-                            .client_transfer_leader(*id);
-                        self.flush(l);
-                        match r {
-                            Ok(()) => {
-                                if let Some(rq) = self.requests.get_mut(&req) {
-                                    rq.outcome = Outcome::Accepted;
-                                }
-                            }
-                            Err(e) => self.reject(req, e),
-                        }
-                    }
-                }
-            }
+            Action::TransferLeader(id) => self.transfer_leader(*id)?,
             Action::Compact(id) => {
                 self.require_running(*id)?;
                 self.nodes.get_mut(id).expect("checked").raft.compact();
@@ -1015,7 +1021,7 @@ impl Sim {
                         f.msg.to
                     ),
                 );
-                self.dropped(&f, "dropped by hand");
+                self.dropped(&f);
             }
             Action::Set { name, value } => {
                 let mut o = self.opts.clone();
@@ -1046,11 +1052,12 @@ impl Sim {
                 r.via == Some(id)
                     && r.outcome == Outcome::Pending
                     && matches!(r.kind, ReqKind::Read { .. })
+                    && !self.waiting.contains_key(&r.id)
             })
             .map(|r| r.id)
             .collect();
         for req in open {
-            self.reject(req, format!("n{id} went down before answering"));
+            self.reject(req, Refusal::MemberDown { id });
         }
     }
 
@@ -1058,6 +1065,7 @@ impl Sim {
         self.fail_reads_via(id);
         let node_rng = self.rng.fork(id);
         let cfg = self.opts.raft_config();
+        self.reset_links(id);
         let n = self.nodes.get_mut(&id).expect("caller checked");
         let mut raft = Raft::restart(id, n.raft.durable(), cfg, node_rng);
         if force_new_cluster {
@@ -1067,184 +1075,6 @@ impl Sim {
         n.status = Status::NotStarted;
         self.start_node(id);
         self.flush(id);
-    }
-
-    fn propose(&mut self, key: &str, value: &str, via: Option<NodeId>) -> Result<(), String> {
-        if let Some(v) = via {
-            self.node_ref(v)?;
-        }
-        check_word(key, "key")?;
-        check_word(value, "value")?;
-        let req = self.new_request(
-            ReqKind::Write {
-                key: key.into(),
-                value: value.into(),
-            },
-            via,
-        );
-        let Some(target) = self.route(req, via) else {
-            return Ok(());
-        };
-        let res = self
-            .nodes
-            .get_mut(&target)
-            .expect("running")
-            .raft
-            .client_put(key, value, req);
-        self.flush(target);
-        if let Err(e) = res {
-            self.reject(req, e);
-        }
-        Ok(())
-    }
-
-    /// The node a client request goes to: `via`, or the leader. Rejects the request (and
-    /// returns None) when there is no leader or that node is down.
-    fn route(&mut self, req: u64, via: Option<NodeId>) -> Option<NodeId> {
-        let Some(target) = via.or_else(|| self.leader()) else {
-            self.reject(req, "no leader".into());
-            return None;
-        };
-        if !self.is_running(target) {
-            self.reject(req, format!("n{target} is down"));
-            return None;
-        }
-        if let Some(r) = self.requests.get_mut(&req) {
-            r.via = Some(target);
-        }
-        Some(target)
-    }
-
-    fn read(&mut self, key: &str, via: Option<NodeId>, linearizable: bool) -> Result<(), String> {
-        if let Some(v) = via {
-            self.node_ref(v)?;
-        }
-        check_word(key, "key")?;
-        let req = self.new_request(
-            ReqKind::Read {
-                key: key.into(),
-                linearizable,
-            },
-            via,
-        );
-        self.last_read = Some(req);
-        let Some(target) = self.route(req, via) else {
-            return Ok(());
-        };
-        if linearizable {
-            let res = self
-                .nodes
-                .get_mut(&target)
-                .expect("running")
-                .raft
-                .client_read_index(key, req);
-            self.flush(target);
-            if let Err(e) = res {
-                self.reject(req, e);
-            }
-            return Ok(());
-        }
-        // Serializable: this node's applied state, right now. Stale if the latest applied
-        // state anywhere says otherwise.
-        let node = &self.nodes[&target].raft;
-        let value = node.client_read_local(key);
-        let applied = node.log.applied;
-        let freshest = self
-            .nodes
-            .values()
-            .filter(|n| n.status == Status::Running)
-            .max_by_key(|n| (n.raft.log.applied, std::cmp::Reverse(n.raft.id)))
-            .expect("target runs");
-        let fresh_value = freshest.raft.client_read_local(key);
-        let stale = if fresh_value != value {
-            Some(format!(
-                "n{target} has applied up to {applied}; n{} has applied up to {} where {key} = {}",
-                freshest.raft.id,
-                freshest.raft.log.applied,
-                fresh_value.as_deref().unwrap_or("(none)")
-            ))
-        } else {
-            None
-        };
-        let shown = value.clone().unwrap_or_else(|| "(none)".into());
-        let text = match &stale {
-            Some(_) => format!("serializable read {key} at n{target} = {shown} (STALE)"),
-            None => format!("serializable read {key} at n{target} = {shown}"),
-        };
-        if let Some(r) = self.requests.get_mut(&req) {
-            r.outcome = Outcome::Value {
-                value,
-                index: None,
-                stale,
-            };
-        }
-        self.log(Some(target), EventKind::Read, text);
-        Ok(())
-    }
-
-    fn member_add(&mut self, id: NodeId, learner: bool, misconfigured: bool) -> Result<(), String> {
-        if id == 0 {
-            return Err("node ids start at n1".into());
-        }
-        if self.removed.contains(&id) {
-            return Err(format!(
-                "n{id} was removed; etcd never reuses a removed member's id"
-            ));
-        }
-        if let Some(n) = self.nodes.get(&id) {
-            return Err(format!("n{id} already exists ({})", n.status.name()));
-        }
-        self.create_node(id);
-        if misconfigured {
-            self.nodes.get_mut(&id).expect("created").status = Status::Misconfigured;
-        }
-        let change = if learner {
-            ConfChangeSingle::AddLearner(id)
-        } else {
-            ConfChangeSingle::AddNode(id)
-        };
-        let label = format!(
-            "member add n{id}{}{}",
-            if learner { " learner" } else { "" },
-            if misconfigured {
-                " (misconfigured)"
-            } else {
-                ""
-            }
-        );
-        if !self.conf_change(ConfChange::new(vec![change]), label) {
-            self.nodes.remove(&id);
-        }
-        Ok(())
-    }
-
-    /// Submits a configuration change to the leader; returns whether it was accepted.
-    fn conf_change(&mut self, cc: ConfChange, label: String) -> bool {
-        let req = self.new_request(ReqKind::Member { desc: label }, None);
-        let Some(l) = self.leader() else {
-            self.reject(req, "no leader".into());
-            return false;
-        };
-        let res = self
-            .nodes
-            .get_mut(&l)
-            .expect("leader exists")
-            .raft
-            .client_conf_change(cc, req);
-        self.flush(l);
-        match res {
-            Ok(()) => {
-                // The leader may still drop it (e.g. a change already pending).
-                !matches!(
-                    self.requests.get(&req).map(|r| &r.outcome),
-                    Some(Outcome::Rejected { .. })
-                )
-            }
-            Err(e) => {
-                self.reject(req, e);
-                false
-            }
-        }
     }
 }
 
@@ -1257,15 +1087,4 @@ fn observed(nodes: &BTreeMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_
             raft: &n.raft,
             alive: n.status == Status::Running,
         })
-}
-
-/// Keys and values are single words: they must survive a round trip through a scenario line.
-fn check_word(s: &str, what: &str) -> Result<(), String> {
-    if s.is_empty() {
-        return Err(format!("empty {what}"));
-    }
-    if s.chars().any(|c| c.is_whitespace() || c == '=' || c == '#') {
-        return Err(format!("{what} '{s}' must not contain spaces, '=' or '#'"));
-    }
-    Ok(())
 }

@@ -163,6 +163,8 @@ fn observe(sim: &Sim) -> Obs {
                     Outcome::Accepted => "accepted",
                     Outcome::Committed { .. } => "committed",
                     Outcome::Rejected { .. } => "rejected",
+                    Outcome::TimedOut { later: None, .. } => "timed out",
+                    Outcome::TimedOut { .. } => "timed out, committed later",
                     Outcome::Value { .. } => "answered",
                 };
                 (r.id, w)

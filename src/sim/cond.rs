@@ -4,7 +4,6 @@
 //! Types are checked when parsing (`n1.term = leader` is an error there, not a failure at
 //! run time); evaluating returns whether it holds and the actual value, for failure messages.
 
-use crate::raft::quorum::quorum_size;
 use serde::{Deserialize, Serialize};
 
 use crate::raft::{NodeId, ProgressState};
@@ -67,6 +66,9 @@ pub enum Lhs {
     ReadStale,
     /// The last write / membership / transfer request's outcome.
     Outcome,
+    /// The etcd error of the last request of any kind, as one word (`unhealthy-cluster`,
+    /// `deadline-exceeded`), or none.
+    Error,
     /// A node's role.
     Role(NodeId),
     /// A node's integer field.
@@ -209,13 +211,14 @@ fn parse_lhs(first: Tok, extra: Option<Tok>) -> Result<(Lhs, Kind), ParseError> 
         "read" => return simple(Lhs::Read, Kind::Word),
         "read.stale" => return simple(Lhs::ReadStale, Kind::Word),
         "outcome" => return simple(Lhs::Outcome, Kind::Word),
+        "error" => return simple(Lhs::Error, Kind::Word),
         _ => {}
     }
     let Some((n, field)) = first.s.split_once('.') else {
         return Err(err(
             first.col,
             format!(
-                "unknown condition '{}' (expected leader, voters, learners, quorum, read, read.stale, outcome, violations, disruptions or NODE.field)",
+                "unknown condition '{}' (expected leader, voters, learners, quorum, read, read.stale, outcome, error, violations, disruptions or NODE.field)",
                 first.s
             ),
         ));
@@ -304,7 +307,17 @@ fn check_rhs(lhs: &Lhs, v: &str) -> Result<(), String> {
         ),
         Lhs::Member(_) => one_of(v, &["voter", "learner", "none"]),
         Lhs::Progress(..) => one_of(v, &["probe", "replicate", "snapshot", "none"]),
-        Lhs::Outcome => one_of(v, &["committed", "rejected", "pending", "accepted"]),
+        Lhs::Outcome => one_of(
+            v,
+            &[
+                "committed",
+                "rejected",
+                "pending",
+                "accepted",
+                "timed-out",
+                "committed-late",
+            ],
+        ),
         _ => Ok(()),
     }
 }
@@ -337,7 +350,7 @@ impl Cond {
                 let c = sim.config();
                 list_word(c.learners.iter().chain(c.learners_next.iter()).copied())
             }
-            Lhs::Quorum => quorum_size(&sim.config().voters).to_string(),
+            Lhs::Quorum => sim.quorum_status().incoming.quorum.to_string(),
             Lhs::Violations => sim.violations.len().to_string(),
             Lhs::Disruptions => sim.disruptions.to_string(),
             Lhs::Read | Lhs::ReadStale => {
@@ -352,6 +365,7 @@ impl Cond {
                         value.clone().unwrap_or_else(|| "none".into())
                     }
                     Some(Outcome::Rejected { .. }) => "rejected".into(),
+                    Some(Outcome::TimedOut { .. }) => "timed-out".into(),
                     Some(_) => "pending".into(),
                 }
             }
@@ -366,9 +380,16 @@ impl Cond {
                     Some(Outcome::Committed { .. }) => "committed".into(),
                     Some(Outcome::Rejected { .. }) => "rejected".into(),
                     Some(Outcome::Accepted) => "accepted".into(),
+                    Some(Outcome::TimedOut { later: None, .. }) => "timed-out".into(),
+                    Some(Outcome::TimedOut { .. }) => "committed-late".into(),
                     Some(_) => "pending".into(),
                 }
             }
+            Lhs::Error => sim
+                .requests
+                .values()
+                .next_back()
+                .map_or("none".into(), |r| r.outcome.error_word()),
             Lhs::Role(id) => raft(id).map_or("none".into(), |r| r.role.name().into()),
             Lhs::Int(id, f) => raft(id).map_or("0".into(), |r| {
                 match f {

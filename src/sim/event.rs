@@ -78,4 +78,8 @@ pub struct Event {
     pub kind: EventKind,
     /// What happened, in plain words.
     pub text: String,
+    /// For a refused or timed-out request: the error an etcd client would print, word for
+    /// word (the text already shows it after a dash; this is for panels that set it apart).
+    #[serde(default)]
+    pub etcd_error: Option<String>,
 }

@@ -2,7 +2,51 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::raft::RaftConfig;
+use crate::raft::{HealthRule, RaftConfig};
+
+/// The etcd release whose server and raft behaviour a cluster follows (docs/etcd-versions.md
+/// lists each difference and its source). Each means the latest patch release of its series.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EtcdVersion {
+    /// etcd 3.4: pre-vote off by default; learner limit built in (1); member add needs every
+    /// voter connected.
+    V3_4,
+    /// etcd 3.5: pre-vote on by default; learner limit built in (1); member add needs a quorum
+    /// connected once the new member counts (3.5.30 and later).
+    V3_5,
+    /// etcd 3.6 (the raft of etcd-io/raft 3.6): as 3.5, plus `--max-learners` and a throttled
+    /// follower gets only an empty append on a heartbeat response.
+    V3_6,
+}
+
+impl EtcdVersion {
+    /// "3.4", "3.5" or "3.6".
+    pub fn name(self) -> &'static str {
+        match self {
+            EtcdVersion::V3_4 => "3.4",
+            EtcdVersion::V3_5 => "3.5",
+            EtcdVersion::V3_6 => "3.6",
+        }
+    }
+
+    /// etcd's `--pre-vote` default in this release.
+    pub fn prevote_default(self) -> bool {
+        self != EtcdVersion::V3_4
+    }
+
+    /// Whether this release has a flag for the learner limit (`--max-learners`, 3.6).
+    pub fn has_max_learners_flag(self) -> bool {
+        self == EtcdVersion::V3_6
+    }
+
+    /// How a member add judges the cluster's health under the strict reconfig check.
+    pub fn add_health_rule(self) -> HealthRule {
+        match self {
+            EtcdVersion::V3_4 => HealthRule::AllConnected,
+            EtcdVersion::V3_5 | EtcdVersion::V3_6 => HealthRule::QuorumAfterAdd,
+        }
+    }
+}
 
 /// Everything that fixes how a simulated cluster behaves. Two runs with equal options and
 /// equal actions are identical.
@@ -32,8 +76,13 @@ pub struct Options {
     pub learner_ready: u64,
     /// Max number of learners.
     pub max_learners: usize,
-    /// etcd's --strict-reconfig-check.
+    /// etcd's --strict-reconfig-check (on by default, as in etcd).
     pub strict_reconfig: bool,
+    /// The etcd release followed.
+    pub etcd: EtcdVersion,
+    /// How long a client waits for an answer before giving up with `context deadline
+    /// exceeded`, ms (etcdctl's --command-timeout, 5 s).
+    pub request_timeout: u64,
     /// Teaching only: break Figure 8's rule (see `RaftConfig::unsafe_commit_old_terms`).
     pub unsafe_commit: bool,
 }
@@ -53,7 +102,9 @@ impl Default for Options {
             snapshot_every: 0,
             learner_ready: 90,
             max_learners: 1,
-            strict_reconfig: false,
+            strict_reconfig: true,
+            etcd: EtcdVersion::V3_6,
+            request_timeout: 5000,
             unsafe_commit: false,
         }
     }
@@ -73,6 +124,8 @@ pub const OPTION_NAMES: &[&str] = &[
     "learner-ready",
     "max-learners",
     "strict-reconfig",
+    "etcd",
+    "request-timeout",
     "unsafe-commit",
 ];
 
@@ -126,8 +179,36 @@ impl Options {
             "max-entries" => self.max_entries = parse_num(value, 1, 100_000)? as usize,
             "snapshot-every" => self.snapshot_every = parse_num(value, 0, 1_000_000)?,
             "learner-ready" => self.learner_ready = parse_num(value, 0, 100)?,
-            "max-learners" => self.max_learners = parse_num(value, 0, 100)? as usize,
+            "max-learners" => {
+                let n = parse_num(value, 0, 100)? as usize;
+                if n != 1 && !self.etcd.has_max_learners_flag() {
+                    return Err(format!(
+                        "etcd {} has no flag for the learner limit (built in: 1); --max-learners came with etcd=3.6",
+                        self.etcd.name()
+                    ));
+                }
+                self.max_learners = n;
+            }
             "strict-reconfig" => self.strict_reconfig = parse_bool(value)?,
+            "etcd" => {
+                let v = match value {
+                    "3.4" => EtcdVersion::V3_4,
+                    "3.5" => EtcdVersion::V3_5,
+                    "3.6" => EtcdVersion::V3_6,
+                    _ => return Err(format!("expected 3.4, 3.5 or 3.6, got '{value}'")),
+                };
+                if self.max_learners != 1 && !v.has_max_learners_flag() {
+                    return Err(format!(
+                        "max-learners={} needs etcd=3.6: etcd {} has the limit of 1 built in",
+                        self.max_learners,
+                        v.name()
+                    ));
+                }
+                // A release brings its own defaults; options written after it override them.
+                self.etcd = v;
+                self.prevote = v.prevote_default();
+            }
+            "request-timeout" => self.request_timeout = parse_num(value, 100, 600_000)?,
             "unsafe-commit" => self.unsafe_commit = parse_bool(value)?,
             _ => {
                 return Err(format!(
@@ -155,9 +236,15 @@ impl Options {
     /// The options as `key=value` words, only those that differ from the defaults (for
     /// exporting a run as a scenario).
     pub fn to_words(&self) -> Vec<String> {
-        let d = Options::default();
+        let mut d = Options::default();
         let onoff = |b: bool| if b { "on" } else { "off" };
         let mut w = vec![format!("seed={}", self.seed)];
+        // The release first: it sets defaults the words after it may override.
+        if self.etcd != d.etcd {
+            w.push(format!("etcd={}", self.etcd.name()));
+            d.etcd = self.etcd;
+            d.prevote = self.etcd.prevote_default();
+        }
         if self.prevote != d.prevote {
             w.push(format!("prevote={}", onoff(self.prevote)));
         }
@@ -191,6 +278,9 @@ impl Options {
         if self.strict_reconfig != d.strict_reconfig {
             w.push(format!("strict-reconfig={}", onoff(self.strict_reconfig)));
         }
+        if self.request_timeout != d.request_timeout {
+            w.push(format!("request-timeout={}", self.request_timeout));
+        }
         if self.unsafe_commit != d.unsafe_commit {
             w.push(format!("unsafe-commit={}", onoff(self.unsafe_commit)));
         }
@@ -211,6 +301,8 @@ impl Options {
             max_learners: self.max_learners,
             strict_reconfig: self.strict_reconfig,
             unsafe_commit_old_terms: self.unsafe_commit,
+            // etcd 3.4 and 3.5 pace a throttled follower with the pre-3.6 flow control.
+            legacy_flow_control: self.etcd != EtcdVersion::V3_6,
             ..RaftConfig::default()
         }
     }
@@ -244,6 +336,50 @@ mod tests {
         o.set("snapshot-every", "20").unwrap();
         let mut p = Options::default();
         for w in o.to_words() {
+            let (k, v) = w.split_once('=').unwrap();
+            p.set(k, v).unwrap();
+        }
+        assert_eq!(o, p);
+    }
+
+    #[test]
+    fn etcd_release_sets_its_defaults_and_limits() {
+        let mut o = Options::default();
+        assert!(o.strict_reconfig, "etcd checks reconfigurations by default");
+        assert_eq!(o.etcd, EtcdVersion::V3_6);
+        o.set("etcd", "3.4").unwrap();
+        assert!(!o.prevote, "etcd 3.4 has pre-vote off by default");
+        // Written after the release, an option overrides its default.
+        o.set("prevote", "on").unwrap();
+        assert!(o.prevote);
+        // 3.4 and 3.5 have the learner limit built in; only 3.6 has --max-learners.
+        assert!(o.set("max-learners", "2").unwrap_err().contains("etcd=3.6"));
+        o.set("etcd", "3.5").unwrap();
+        assert!(o.set("max-learners", "2").is_err());
+        o.set("etcd", "3.6").unwrap();
+        o.set("max-learners", "2").unwrap();
+        assert!(o.set("etcd", "3.4").unwrap_err().contains("max-learners=2"));
+        assert!(o.set("etcd", "3.7").is_err());
+        assert_eq!(
+            EtcdVersion::V3_4.add_health_rule(),
+            HealthRule::AllConnected
+        );
+        assert_eq!(
+            EtcdVersion::V3_6.add_health_rule(),
+            HealthRule::QuorumAfterAdd
+        );
+    }
+
+    #[test]
+    fn a_release_round_trips_through_words_before_what_overrides_it() {
+        let mut o = Options::default();
+        o.set("etcd", "3.4").unwrap();
+        o.set("prevote", "on").unwrap();
+        o.set("request-timeout", "2000").unwrap();
+        let w = o.to_words();
+        assert_eq!(w[1], "etcd=3.4");
+        let mut p = Options::default();
+        for w in w {
             let (k, v) = w.split_once('=').unwrap();
             p.set(k, v).unwrap();
         }

@@ -1,11 +1,95 @@
 //! Notes from the core, worded for people: "n3 election timeout: pre-vote for term 4".
 
 use crate::raft::{
-    CampaignRefusal, ConfChangeError, NodeId, Note, ProposalRefusal, ReadRefusal, StepDown,
-    TransferAbort, TransferRefusal, VoteRefusal,
+    CampaignRefusal, ConfChangeError, HealthRule, NodeId, Note, ProposalRefusal, ReadRefusal,
+    ServerError, StepDown, TransferAbort, TransferRefusal, VoteRefusal,
 };
 
+use super::client::Refusal;
+use super::cluster::Undelivered;
 use super::event::EventKind;
+
+/// Simulated milliseconds as seconds for people: "7.2 s".
+pub fn secs(ms: u64) -> String {
+    format!("{:.1} s", ms as f64 / 1000.0)
+}
+
+/// Why a message from `from` never reached `to`.
+pub fn undelivered(u: Undelivered, from: NodeId, to: NodeId) -> String {
+    match u {
+        Undelivered::Lost => "lost".into(),
+        Undelivered::Partitioned => "partitioned".into(),
+        Undelivered::WrongPeerUrl => format!("n{to} unreachable: wrong peer URL"),
+        Undelivered::Down(s) => format!("n{to} is {}", s.name()),
+        Undelivered::Missing => format!("n{to} does not exist"),
+        Undelivered::RemovedSender => format!("n{to} rejects n{from}: a removed member"),
+    }
+}
+
+/// A refusal in raftlab's plain words (the etcd error is shown beside it).
+pub fn refusal(r: &Refusal) -> String {
+    match r {
+        Refusal::Server(e) => server_error(e),
+        Refusal::Dropped { reason } => proposal_refusal(*reason),
+        Refusal::MemberDown { id } => format!("n{id} went down before answering"),
+    }
+}
+
+/// Why etcd's server refused, in plain words.
+pub fn server_error(e: &ServerError) -> String {
+    match e {
+        ServerError::NoLeader => "no leader".into(),
+        ServerError::LearnerRpc { id, write: true } => {
+            format!("n{id} is a learner: learners reject client writes")
+        }
+        ServerError::LearnerRpc { id, write: false } => {
+            format!("n{id} is a learner: learners reject linearizable reads")
+        }
+        ServerError::TransferInProgress { to } => {
+            format!("leadership transfer to n{to} in progress")
+        }
+        ServerError::LearnerNotReady {
+            id,
+            matched,
+            leader,
+            percent,
+        } => format!("n{id} is not caught up: match {matched} < {percent}% of the leader's {leader}"),
+        ServerError::NotLearner { id } => format!("n{id} is not a learner"),
+        ServerError::MemberExists { id } => format!("n{id} is already a member"),
+        ServerError::MemberNotFound { id } => format!("n{id} is not a member"),
+        ServerError::TooManyLearners { max } => {
+            format!("too many learners: at most {max} allowed")
+        }
+        ServerError::BadLeaderTransferee { to, learner: true } => {
+            format!("n{to} is a learner: leadership cannot move to a learner")
+        }
+        ServerError::BadLeaderTransferee { to, .. } => format!("n{to} is not a voting member"),
+        ServerError::NotEnoughStarted { members, started } => format!(
+            "strict reconfig check: only {started} of {members} voters after the change have ever started, a quorum needs {}",
+            crate::raft::quorum::majority(*members).max(1)
+        ),
+        ServerError::Unhealthy {
+            connected,
+            needed,
+            voters,
+            rule,
+        } => {
+            let how = match rule {
+                HealthRule::AllConnected => format!("needs all {voters} voters"),
+                HealthRule::QuorumAfterAdd => {
+                    format!("needs {needed}, a quorum of {} voters once the new one counts", voters + 1)
+                }
+                HealthRule::QuorumAfterRemove => format!(
+                    "needs {needed}: without the removed member, the rest must still be a quorum of {} voters",
+                    voters - 1
+                ),
+            };
+            format!(
+                "strict reconfig check: the leader has been connected to {connected} of {voters} voters (itself included) for the last 5 s; it {how}"
+            )
+        }
+    }
+}
 
 /// The category and the sentence for `note`, which node `id` made.
 pub fn note(id: NodeId, note: &Note) -> (EventKind, String) {

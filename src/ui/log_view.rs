@@ -55,7 +55,7 @@ pub fn render(v: &View) -> Html {
         })
         .collect::<Html>();
     html! {
-        <section class="logs panel" aria-label="logs">
+        <section class={classes!("logs", "panel", (sim.nodes.len() > 5).then_some("dense"))} aria-label="logs">
             <h2>
                 { "Logs" }
                 <span class="legend">

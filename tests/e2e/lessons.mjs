@@ -3,7 +3,8 @@
 
 /**
  * For each selector, whether its first match is wholly visible: inside the viewport and inside
- * every ancestor that clips (overflow other than visible), with 1 px of tolerance.
+ * every ancestor that clips (overflow other than visible, or paint containment), with 1 px of
+ * tolerance.
  * Returns {selector: {visible, rect, clippedBy}}.
  */
 export function visibility(page, selectors) {
@@ -20,7 +21,9 @@ export function visibility(page, selectors) {
       if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) clippedBy = 'viewport';
       for (let a = el.parentElement; a && !clippedBy; a = a.parentElement) {
         const cs = getComputedStyle(a);
-        if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+        // Overflow clips, and so does paint containment (which sets no overflow).
+        const paints = /paint|strict|content/.test(cs.contain);
+        if (cs.overflowX === 'visible' && cs.overflowY === 'visible' && !paints) continue;
         const b = a.getBoundingClientRect();
         if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) {
           clippedBy = a.className || a.tagName;

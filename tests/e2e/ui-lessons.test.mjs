@@ -163,7 +163,15 @@ async function writesThenCheckTail(page, n, label) {
   if (!(await page.isVisible('textarea[aria-label="scenario text"]'))) {
     await page.click('summary:has-text("Open a scenario")');
   }
-  await page.fill('textarea[aria-label="scenario text"]', lines.join('\n'));
+  // Typed in one go (as a paste would): set the value and fire one input event.
+  await page.$eval(
+    'textarea[aria-label="scenario text"]',
+    (el, text) => {
+      el.value = text;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    lines.join('\n'),
+  );
   await page.click('button[aria-label="load pasted scenario"]');
   await page.click('button[aria-label="run all lines"]');
   await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
