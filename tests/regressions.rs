@@ -166,3 +166,39 @@ fn a_member_forced_into_a_new_cluster_after_its_removal_is_accepted_by_members_i
     let failures: Vec<String> = p.failures().iter().map(|r| format!("{r:?}")).collect();
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// Found by the campaign (seed 22016, reduced by hand): a leader that applied its own removal
+/// (the leave-joint entry of `member change add=n3,n4 remove=n1`) stopped at once, before its
+/// followers learned that entry was committed. n4 learned it from the append that carried
+/// the commit, n3 did not: n3 stayed joint, needing the vote of n1, which is gone, and n4
+/// could not win n3's vote (n3's log is longer): no leader ever, with both voters up. etcd's
+/// server stops a removed member one second after it applies its removal (stopWithDelay,
+/// "the member has been permanently removed from the cluster"); in that second the old
+/// leader keeps replicating and n3 learns the commit.
+#[test]
+fn a_leader_that_applies_its_own_removal_passes_the_commit_on_before_it_stops() {
+    let text = "cluster 1 seed=1 latency=0-0 max-entries=1 inflight=2 strict-reconfig=off\n\
+                await leader = n1 within 20\n\
+                propose k1=v1\n\
+                tick 5\n\
+                member change add=n3,n4 remove=n1\n\
+                tick 5\n\
+                propose k2=v2\n\
+                propose k3=v3\n\
+                propose k4=v4\n\
+                tick 5\n\
+                compact n1\n\
+                start n3\n\
+                start n4\n\
+                await n1.applied >= 4 within 5\n\
+                expect voters = n3,n4\n\
+                expect n1.status = running\n\
+                await n1.status = removed within 11\n\
+                expect n3.applied >= 4\n\
+                await leader != none within 50\n\
+                expect violations = 0\n";
+    let mut p = Player::new(Script::parse(text).expect("parses"));
+    p.run_all();
+    let failures: Vec<String> = p.failures().iter().map(|r| format!("{r:?}")).collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}

@@ -26,6 +26,12 @@ use super::words;
 /// Milliseconds per tick (etcd's default heartbeat interval).
 pub const TICK_MS: u64 = 100;
 
+/// How long a member that applied its own removal keeps running before it stops, ms:
+/// etcd's server stops it with a delay of 10 x 100 ms (stopWithDelay, "the member has been
+/// permanently removed from the cluster"). A removed leader keeps replicating meanwhile, so
+/// followers learn that the change committed.
+pub const REMOVED_STOP_DELAY_MS: u64 = 1000;
+
 /// How many events the simulator keeps for display.
 pub const EVENT_CAP: usize = 400;
 
@@ -89,6 +95,11 @@ enum Due {
     /// Clients retry the requests that a member can now take (its own event, so that what
     /// made a member able to take them and what they do are observed apart).
     Retry,
+    /// A member that applied its own removal stops (unless it went down meanwhile).
+    StopRemoved {
+        node: NodeId,
+        epoch: u64,
+    },
 }
 
 /// Why a message never reached its receiver.
@@ -168,8 +179,14 @@ pub struct Sim {
     /// The most recent message delivered or dropped (for the UI to flash).
     pub last_message: Option<(InFlight, bool)>,
     /// Members ever removed. Like etcd's membership store, a node that has applied the
-    /// removal rejects their messages, and the removed member stops when it hears so.
+    /// removal rejects their messages, and the removed member stops when it hears so (or,
+    /// once it applied its own removal, `REMOVED_STOP_DELAY_MS` later).
     pub removed: BTreeSet<NodeId>,
+    /// Members that applied their own removal and stop after `REMOVED_STOP_DELAY_MS`. Until
+    /// then a peer that rejects their messages does not stop them: etcd's peers drop a
+    /// removed member's messages on established streams and only log it.
+    #[serde(default)]
+    pub stopping: BTreeSet<NodeId>,
     /// Stable leaders deposed by a higher term: leaders connected to a quorum of running
     /// voters, without message loss, for at least an election timeout, that stepped down
     /// because of a higher term other than a leader transfer's. This is the disruption
@@ -218,6 +235,7 @@ impl Sim {
             conf_reported: BTreeSet::new(),
             last_message: None,
             removed: BTreeSet::new(),
+            stopping: BTreeSet::new(),
             disruptions: 0,
             transfer_campaigns: BTreeMap::new(),
             reachable_since: BTreeMap::new(),
@@ -421,7 +439,7 @@ impl Sim {
         // What an event can change: the node that ticks; the receiver of a message, and its
         // sender (told about a snapshot's fate, or stopped as a removed member).
         let touched = match due {
-            Due::Tick { node, .. } => [node, node],
+            Due::Tick { node, .. } | Due::StopRemoved { node, .. } => [node, node],
             Due::Deliver { msg } => self
                 .net
                 .in_flight
@@ -432,6 +450,17 @@ impl Sim {
         let cause = match due {
             Due::Tick { node, epoch } => self.process_tick(node, epoch),
             Due::Deliver { msg } => self.process_delivery(msg),
+            Due::StopRemoved { node, epoch } => {
+                self.stopping.remove(&node);
+                let current = self.nodes.get(&node).is_some_and(|n| n.epoch == epoch);
+                if current {
+                    self.stop_as_removed(
+                        node,
+                        format!("n{node} stopped: it was removed from the cluster"),
+                    );
+                }
+                None
+            }
             Due::Deadline { req } => {
                 self.request_deadline(req);
                 None
@@ -512,7 +541,7 @@ impl Sim {
             (self.removed.contains(&from) && receiver_forgot).then_some(Undelivered::RemovedSender)
         });
         if let Some(reason) = reason {
-            if reason == Undelivered::RemovedSender {
+            if reason == Undelivered::RemovedSender && !self.stopping.contains(&from) {
                 self.stop_removed(from, to);
             }
             self.dropped(&f);
@@ -725,7 +754,19 @@ impl Sim {
             );
         }
         if self_removed {
-            self.stop_as_removed(id, format!("n{id} learned it was removed and stopped"));
+            if let Some(n) = self.nodes.get(&id).filter(|n| n.status == Status::Running) {
+                let epoch = n.epoch;
+                self.log(
+                    Some(id),
+                    EventKind::Membership,
+                    format!("n{id} learned it was removed; it stops in 1 s, as etcd's server does"),
+                );
+                self.stopping.insert(id);
+                self.schedule(
+                    self.now + REMOVED_STOP_DELAY_MS,
+                    Due::StopRemoved { node: id, epoch },
+                );
+            }
         }
         // Members removed before they ever ran are gone too.
         for g in removed {
