@@ -202,3 +202,38 @@ fn a_leader_that_applies_its_own_removal_passes_the_commit_on_before_it_stops() 
     let failures: Vec<String> = p.failures().iter().map(|r| format!("{r:?}")).collect();
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// Found by the campaign (seeds 21140, 22503, ... after etcd's waiting requests landed): a
+/// `member add` issued while there was no leader waited, and force-new-cluster's leader
+/// then added the member to the new cluster. The checker had placed the member in the old
+/// cluster's history when it was created, so the new cluster's entries it received looked
+/// like a different committed history ("state machine safety"): a false alarm. A member
+/// that holds nothing yet now joins the history of the nodes that apply its addition.
+#[test]
+fn a_member_added_by_a_waiting_request_after_force_new_cluster_raises_no_false_alarm() {
+    let text = "cluster 5 seed=1 strict-reconfig=off\n\
+                await leader != none within 40\n\
+                propose a=1\n\
+                tick 5\n\
+                isolate n1\n\
+                kill n2\n\
+                await leader != none within 40\n\
+                propose b=2\n\
+                propose c=3\n\
+                tick 5\n\
+                kill n3\n\
+                kill n4\n\
+                kill n5\n\
+                heal\n\
+                member add n6 learner\n\
+                force-new-cluster n1\n\
+                await n1.role = leader within 40\n\
+                start n6\n\
+                tick 30\n\
+                expect n6.value a = 1\n\
+                expect violations = 0\n";
+    let mut p = Player::new(Script::parse(text).expect("parses"));
+    p.run_all();
+    let failures: Vec<String> = p.failures().iter().map(|r| format!("{r:?}")).collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}

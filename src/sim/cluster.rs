@@ -753,6 +753,19 @@ impl Sim {
                 format!("configuration change {change} applied at index {index}: {config}"),
             );
         }
+        // A member added by a request that waited for a leader may be added by the cluster
+        // force-new-cluster made after the request was issued: a member that holds nothing
+        // yet joins the history of the nodes that apply its addition.
+        if let Some(members) = self.nodes.get(&id).map(|n| n.raft.trk.config.members()) {
+            for m in members {
+                let fresh = self.nodes.get(&m).is_some_and(|n| {
+                    n.raft.log.last_index() == 0 && n.raft.log.snapshot.index == 0
+                });
+                if m != id && fresh {
+                    self.checker.adopt(m, id);
+                }
+            }
+        }
         if self_removed {
             if let Some(n) = self.nodes.get(&id).filter(|n| n.status == Status::Running) {
                 let epoch = n.epoch;
