@@ -17,6 +17,11 @@ export RAFTLAB_ROOT
 export RAFTLAB_WASM_TARGET=wasm32-unknown-unknown
 export RAFTLAB_WASM_BINDGEN_VERSION=0.2.130
 export RAFTLAB_TRUNK_VERSION=0.21.14
+# wasm-opt for release bundles: npm's `binaryen` package (a wasm build of binaryen run by node),
+# installed by setup.sh into $RAFTLAB_TOOLS and pinned in Trunk.toml ([tools] wasm_opt).
+export RAFTLAB_BINARYEN_VERSION=132.0.0
+export RAFTLAB_TOOLS="${RAFTLAB_TOOLS:-$HOME/.cache/raftlab-tools}"
+export RAFTLAB_BINARYEN_BIN="$RAFTLAB_TOOLS/binaryen-$RAFTLAB_BINARYEN_VERSION/node_modules/.bin"
 export RAFTLAB_TOOLBIN="$RAFTLAB_ROOT/target/toolbin"
 # Trunk: never ask the network about a newer trunk (takes true/false, not 1).
 export TRUNK_SKIP_VERSION_CHECK=true
@@ -28,6 +33,11 @@ export CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
 case ":$PATH:" in
   *":$CARGO_HOME/bin:"*) ;;
   *) export PATH="$CARGO_HOME/bin:$PATH" ;;
+esac
+# trunk finds wasm-opt on PATH (it never downloads one: offline = true in Trunk.toml).
+case ":$PATH:" in
+  *":$RAFTLAB_BINARYEN_BIN:"*) ;;
+  *) export PATH="$RAFTLAB_BINARYEN_BIN:$PATH" ;;
 esac
 
 # Does rustup have the wasm32 std installed for the active toolchain?

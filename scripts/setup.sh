@@ -2,7 +2,7 @@
 # Installs what building, serving and testing raftlab needs, and only what is missing or of
 # the wrong version: a second run takes seconds.
 #
-#   scripts/setup.sh              everything (wasm toolchain, wasm-bindgen, trunk, test deps)
+#   scripts/setup.sh              everything (wasm toolchain, wasm-bindgen, trunk, wasm-opt, test deps)
 #   scripts/setup.sh --no-test    skip the e2e test deps (chromium, npm packages)
 #
 # wasm32 std: rustup's target if installed, else `rustup target add` (30 s limit), else Debian's
@@ -150,7 +150,23 @@ fi
 [ "$(have_version trunk)" = "$RAFTLAB_TRUNK_VERSION" ] ||
   die "trunk on PATH is $(command -v trunk || echo missing), not $RAFTLAB_TRUNK_VERSION"
 
-# ---------------------------------------------------------------- (d) e2e test deps
+# ---------------------------------------------------------------- (d) wasm-opt (binaryen)
+# npm's binaryen package ships wasm-opt compiled to wasm, run by node: no prebuilt binary to
+# download, and the same on every machine. trunk runs it on release builds (index.html
+# data-wasm-opt, Trunk.toml [tools] wasm_opt pins the version).
+binaryen_major="${RAFTLAB_BINARYEN_VERSION%%.*}"
+if [ "$(wasm-opt --version 2>/dev/null | awk '{print $3}')" != "$binaryen_major" ]; then
+  command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+  say "npm install binaryen@$RAFTLAB_BINARYEN_VERSION (wasm-opt) into $RAFTLAB_TOOLS"
+  mkdir -p "$RAFTLAB_TOOLS"
+  npm install --prefix "$RAFTLAB_TOOLS/binaryen-$RAFTLAB_BINARYEN_VERSION" --no-audit --no-fund \
+    "binaryen@$RAFTLAB_BINARYEN_VERSION" >/tmp/raftlab-binaryen.log 2>&1 ||
+    { tail -n 30 /tmp/raftlab-binaryen.log >&2; die "npm install binaryen failed (log: /tmp/raftlab-binaryen.log)"; }
+fi
+[ "$(wasm-opt --version 2>/dev/null | awk '{print $3}')" = "$binaryen_major" ] ||
+  die "wasm-opt on PATH is $(command -v wasm-opt || echo missing), not binaryen $binaryen_major"
+
+# ---------------------------------------------------------------- (e) e2e test deps
 if [ "$WANT_TEST_DEPS" = 1 ]; then
   apt_pkgs=()
   [ -x "$RAFTLAB_CHROMIUM" ] || apt_pkgs+=(chromium)
@@ -173,4 +189,4 @@ if [ "$WANT_TEST_DEPS" = 1 ]; then
   fi
 fi
 
-say "ready in $((SECONDS - T0)) s (wasm toolchain $TOOLCHAIN, wasm-bindgen $RAFTLAB_WASM_BINDGEN_VERSION, trunk $RAFTLAB_TRUNK_VERSION)"
+say "ready in $((SECONDS - T0)) s (wasm toolchain $TOOLCHAIN, wasm-bindgen $RAFTLAB_WASM_BINDGEN_VERSION, trunk $RAFTLAB_TRUNK_VERSION, wasm-opt $binaryen_major)"

@@ -5,7 +5,8 @@ fn main() {
     raftlab::ui::start();
 }
 
-/// Counts live heap bytes so `raftlab bench` can report the memory a history really takes.
+/// Counts live and peak heap bytes so `raftlab bench` can report the memory a history really
+/// takes.
 #[cfg(not(target_arch = "wasm32"))]
 mod counting {
     use std::alloc::{GlobalAlloc, Layout, System};
@@ -14,10 +15,28 @@ mod counting {
     pub struct Counting;
 
     pub static LIVE: AtomicUsize = AtomicUsize::new(0);
+    pub static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+    fn grew(by: usize) {
+        let now = LIVE.fetch_add(by, Ordering::Relaxed) + by;
+        PEAK.fetch_max(now, Ordering::Relaxed);
+    }
+
+    pub fn live() -> usize {
+        LIVE.load(Ordering::Relaxed)
+    }
+
+    pub fn peak() -> usize {
+        PEAK.load(Ordering::Relaxed)
+    }
+
+    pub fn reset_peak() {
+        PEAK.store(LIVE.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
 
     unsafe impl GlobalAlloc for Counting {
         unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+            grew(layout.size());
             // SAFETY: forwarded unchanged to the system allocator.
             unsafe { System.alloc(layout) }
         }
@@ -27,8 +46,11 @@ mod counting {
             unsafe { System.dealloc(ptr, layout) }
         }
         unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            LIVE.fetch_add(new_size, Ordering::Relaxed);
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            if new_size >= layout.size() {
+                grew(new_size - layout.size());
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
             // SAFETY: forwarded unchanged to the system allocator.
             unsafe { System.realloc(ptr, layout, new_size) }
         }
@@ -41,7 +63,11 @@ static ALLOC: counting::Counting = counting::Counting;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    raftlab::sim::cli::set_heap_probe(|| counting::LIVE.load(std::sync::atomic::Ordering::Relaxed));
+    raftlab::sim::bench::set_heap_probe(raftlab::sim::bench::HeapProbe {
+        live: counting::live,
+        peak: counting::peak,
+        reset_peak: counting::reset_peak,
+    });
     let args: Vec<String> = std::env::args().skip(1).collect();
     std::process::exit(raftlab::sim::cli::main(&args));
 }

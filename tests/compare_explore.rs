@@ -2,11 +2,96 @@
 //! compare presets in both runs, explore's determinism across threads, its shrinking, and the
 //! counterexamples it reports for the unsafe settings (replayed with the scenario player).
 
-use raftlab::sim::compare::{compare, Variant};
+use raftlab::sim::compare::{compare, CompareRun, Variant};
 use raftlab::sim::explore::{Explorer, HitKind};
 use raftlab::sim::player::Player;
 use raftlab::sim::presets::{find, PRESETS};
 use raftlab::sim::scenario::Script;
+use raftlab::sim::TICK_MS;
+
+#[test]
+fn stepping_line_by_line_keeps_both_clocks_together_and_matches_compare() {
+    // The browser's panes step a comparison one line at a time: after every line the two
+    // runs stand at the same time, and the end is exactly what `compare` reports.
+    for p in PRESETS.iter().filter(|p| p.id.contains("-compare-")) {
+        let whole = compare(p.text, &Variant::default()).unwrap();
+        let mut run = CompareRun::new(p.text, &Variant::default()).unwrap();
+        let mut lines = 0;
+        while run.step().unwrap() {
+            lines += 1;
+            if let Some(b) = run.b() {
+                assert_eq!(run.a().now, b.now, "{}: lockstep after {lines} lines", p.id);
+            }
+        }
+        assert!(run.done(), "{}", p.id);
+        assert!(run.b().is_some(), "{}: B forked", p.id);
+        assert_eq!(run.first().cloned(), whole.first, "{}", p.id);
+        let end = run.finish();
+        assert_eq!(end.a.fingerprint(), whole.a.fingerprint(), "{}: A", p.id);
+        assert_eq!(end.b.fingerprint(), whole.b.fingerprint(), "{}: B", p.id);
+
+        // Following a paced player part way through `tick` lines passes the same states.
+        let mut run = CompareRun::new(p.text, &Variant::default()).unwrap();
+        let mut partial_ticks = 0;
+        loop {
+            for _ in 0..3 {
+                let before = run.a().now;
+                run.tick_within(before + 2 * TICK_MS + 37).unwrap();
+                partial_ticks += (run.a().now - before) / TICK_MS;
+                if let Some(b) = run.b() {
+                    assert_eq!(run.a().now, b.now, "{}: lockstep inside a line", p.id);
+                }
+            }
+            if !run.step().unwrap() {
+                break;
+            }
+        }
+        assert!(partial_ticks > 0, "{}: some ticks ran part way", p.id);
+        assert_eq!(run.first().cloned(), whole.first, "{}: paced", p.id);
+        let end = run.finish();
+        assert_eq!(
+            end.a.fingerprint(),
+            whole.a.fingerprint(),
+            "{}: paced A",
+            p.id
+        );
+        assert_eq!(
+            end.b.fingerprint(),
+            whole.b.fingerprint(),
+            "{}: paced B",
+            p.id
+        );
+        assert_eq!(end.failures_a, whole.failures_a, "{}", p.id);
+        assert_eq!(end.failures_b, whole.failures_b, "{}", p.id);
+    }
+}
+
+#[test]
+fn side_labels_name_what_each_run_has() {
+    let run = CompareRun::new(preset("21-compare-prevote-rejoin"), &Variant::default()).unwrap();
+    assert_eq!(
+        run.side_labels(),
+        ("prevote=on".to_string(), "prevote=off".to_string())
+    );
+    let run = CompareRun::new(preset("22-compare-learner-vs-voter"), &Variant::default()).unwrap();
+    assert_eq!(
+        run.side_labels(),
+        (
+            "member add n4 learner".to_string(),
+            "member add n4".to_string()
+        )
+    );
+    // A link's options replace the declared ones; `set`'s spelling is normalised.
+    let run = CompareRun::new(
+        preset("04-leader-isolated"),
+        &with(&[("checkquorum", "false")]),
+    )
+    .unwrap();
+    assert_eq!(
+        run.side_labels(),
+        ("checkquorum=on".to_string(), "checkquorum=off".to_string())
+    );
+}
 
 fn preset(id: &str) -> &'static str {
     find(id).unwrap_or_else(|| panic!("no preset {id}")).text

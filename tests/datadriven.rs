@@ -286,7 +286,7 @@ impl Env {
                 index,
                 term: u64::from(index > 0),
                 conf: conf.clone(),
-                data: Arc::new(BTreeMap::new()),
+                data: raftlab::raft::KvState::default(),
             };
             let durable = Durable {
                 term: 0,
@@ -467,7 +467,7 @@ impl Env {
                     index,
                     term,
                     conf: r.trk.config.clone(),
-                    data: Arc::new(r.kv.clone()),
+                    data: r.kv.clone(),
                 });
                 let _ = writeln!(out, "send {}", msg(&m));
                 self.queue.push(m);

@@ -2,7 +2,6 @@
 //! failing before its fix.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use raftlab::raft::log::RaftLog;
 use raftlab::raft::message::Snapshot;
@@ -111,7 +110,7 @@ fn force_new_cluster_from_a_joint_configuration_survives_a_restart() {
         index: 5,
         term: 2,
         conf: joint,
-        data: Arc::default(),
+        data: raftlab::raft::KvState::default(),
     });
     let durable = Durable {
         term: 2,

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 use super::message::{Entry, Snapshot};
+use super::shared_vec::SharedVec;
 
 /// A node's log.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -15,8 +16,8 @@ pub struct RaftLog {
     /// The compacted prefix.
     pub snapshot: Snapshot,
     /// Entries `snapshot.index + 1 ..= last_index()`, shared with messages and copies of
-    /// this log (time-travel checkpoints), so cloning a log is cheap.
-    pub entries: Vec<Arc<Entry>>,
+    /// this log (time-travel checkpoints): cloning a log copies one pointer per chunk.
+    pub entries: SharedVec<Arc<Entry>>,
     /// The highest index known to be committed.
     pub committed: u64,
     /// The highest index applied to the state machine.
@@ -29,7 +30,7 @@ impl RaftLog {
         let i = snapshot.index;
         RaftLog {
             snapshot,
-            entries: Vec::new(),
+            entries: SharedVec::new(),
             committed: i,
             applied: i,
         }
@@ -58,17 +59,22 @@ impl RaftLog {
         if i < self.snapshot.index || i > self.last_index() {
             return None;
         }
-        Some(self.entries[(i - self.first_index()) as usize].term)
+        self.entries
+            .get((i - self.first_index()) as usize)
+            .map(|e| e.term)
     }
 
     /// Entry `i`, if held.
     pub fn entry(&self, i: u64) -> Option<&Entry> {
+        self.shared_entry(i).map(|e| &**e)
+    }
+
+    /// Entry `i` as the shared pointer the log holds (cloning it copies no entry).
+    pub fn shared_entry(&self, i: u64) -> Option<&Arc<Entry>> {
         if i < self.first_index() || i > self.last_index() {
             return None;
         }
-        self.entries
-            .get((i - self.first_index()) as usize)
-            .map(|e| &**e)
+        self.entries.get((i - self.first_index()) as usize)
     }
 
     /// Whether entry `i` has term `t`.
@@ -85,8 +91,7 @@ impl RaftLog {
             return Some(Vec::new());
         }
         let start = (lo - self.first_index()) as usize;
-        let end = (start + max).min(self.entries.len());
-        Some(self.entries[start..end].to_vec())
+        Some(self.entries.to_vec_from(start, max))
     }
 
     /// §5.4.1 election restriction: is a log ending at (`last_index`, `term`) at least as
@@ -200,7 +205,7 @@ impl RaftLog {
             return;
         }
         let drop = (snapshot.index - self.snapshot.index) as usize;
-        self.entries.drain(..drop);
+        self.entries.drop_front(drop);
         self.snapshot = snapshot;
     }
 

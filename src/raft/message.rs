@@ -4,8 +4,9 @@
 //! outbox and the caller (the simulator) delivers them, late, twice or never.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::sync::Arc;
+
+use super::kv::KvState;
 
 use super::tracker::Config;
 
@@ -248,7 +249,7 @@ pub struct Snapshot {
     /// The configuration in force at `index`.
     pub conf: Config,
     /// The key-value state at `index` (shared: copies of a snapshot cost nothing).
-    pub data: Arc<BTreeMap<String, String>>,
+    pub data: KvState,
 }
 
 /// A message between nodes. Unused fields stay at their defaults.

@@ -6,6 +6,7 @@
 
 pub mod confchange;
 pub mod invariants;
+pub mod kv;
 pub mod log;
 pub mod message;
 pub mod note;
@@ -15,9 +16,11 @@ pub mod raft;
 pub mod read_only;
 pub mod rng;
 pub mod server;
+pub mod shared_vec;
 pub mod tracker;
 
 pub use confchange::ConfChangeTransition;
+pub use kv::KvState;
 pub use message::{
     ConfChange, ConfChangeSingle, Entry, EntryData, Message, MsgType, NodeId, Snapshot, NONE,
 };

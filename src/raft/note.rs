@@ -211,6 +211,17 @@ pub enum Note {
         /// Where it was committed.
         index: u64,
     },
+    /// The leader appended a client request's entry at `index` in its `term`. The request is
+    /// answered later (`Applied`, `ConfApplied`), or lost if that index commits with another
+    /// entry; this note lets the caller tell the two apart.
+    Appended {
+        /// The client request id (never 0).
+        req: u64,
+        /// Where it was appended.
+        index: u64,
+        /// The leader's term, which the entry carries.
+        term: u64,
+    },
     /// A configuration change took effect (was applied) here.
     ConfApplied {
         /// The client request id (0 for automatic ones).

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::confchange;
+use super::kv::KvState;
 use super::log::RaftLog;
 use super::message::{
     ConfChange, Entry, EntryData, Message, MsgType, NodeId, Snapshot, CONTEXT_TRANSFER, NONE,
@@ -162,8 +163,8 @@ pub struct Raft {
     pub randomized_election_timeout: u64,
     /// Settings.
     pub cfg: RaftConfig,
-    /// The applied key-value state.
-    pub kv: BTreeMap<String, String>,
+    /// The applied key-value state (shared with snapshots and copies of this node).
+    pub kv: KvState,
     /// Messages to send.
     pub msgs: Vec<Message>,
     /// What happened, for the caller to word.
@@ -202,7 +203,7 @@ impl Raft {
             log.last_index() + 1,
             cfg.max_inflight,
         );
-        let kv = (*log.snapshot.data).clone();
+        let kv = log.snapshot.data.clone();
         let mut r = Raft {
             id,
             term: durable.term,
@@ -734,6 +735,16 @@ impl Raft {
                 })
             })
             .collect();
+        for e in &ents {
+            let req = e.req();
+            if req != 0 {
+                self.notes.push(Note::Appended {
+                    req,
+                    index: e.index,
+                    term: e.term,
+                });
+            }
+        }
         self.log.append(&ents);
         let last = self.log.last_index();
         if let Some(pr) = self.trk.progress.get_mut(&self.id) {
@@ -829,7 +840,7 @@ impl Raft {
                 index: applied,
                 term,
                 conf: self.trk.config.clone(),
-                data: Arc::new(self.kv.clone()),
+                data: self.kv.clone(),
             },
             _ => self.log.snapshot.clone(),
         };
@@ -1256,7 +1267,7 @@ impl Raft {
             return false;
         }
         let index = snap.index;
-        self.kv = (*snap.data).clone();
+        self.kv = snap.data.clone();
         let next = snap.index + 1;
         self.trk.set_config(snap.conf.clone(), next);
         self.log.restore(snap);
@@ -1272,19 +1283,22 @@ impl Raft {
     pub fn apply_committed(&mut self) {
         while self.log.applied < self.log.committed {
             let i = self.log.applied + 1;
-            let Some(e) = self.log.entry(i).cloned() else {
+            let Some(e) = self.log.shared_entry(i).cloned() else {
                 break;
             };
             self.log.applied = i;
-            match e.data {
+            match &e.data {
                 EntryData::Empty => {}
-                EntryData::Put { key, value, req } => {
-                    self.kv.insert(key, value);
-                    if req != 0 {
-                        self.notes.push(Note::Applied { req, index: i });
+                EntryData::Put { req, .. } => {
+                    self.kv.apply(&e);
+                    if *req != 0 {
+                        self.notes.push(Note::Applied {
+                            req: *req,
+                            index: i,
+                        });
                     }
                 }
-                EntryData::Conf { cc, req } => self.apply_conf_change(&cc, req, i),
+                EntryData::Conf { cc, req } => self.apply_conf_change(cc, *req, i),
             }
         }
         self.serve_reads();
@@ -1401,7 +1415,7 @@ impl Raft {
             index,
             term,
             conf: self.trk.config.clone(),
-            data: Arc::new(self.kv.clone()),
+            data: self.kv.clone(),
         };
         self.log.compact(snap);
         self.notes.push(Note::Compacted { index });
@@ -1445,6 +1459,16 @@ impl Raft {
                 })
             })
             .collect();
+        for e in &ents {
+            let req = e.req();
+            if req != 0 {
+                self.notes.push(Note::Appended {
+                    req,
+                    index: e.index,
+                    term: e.term,
+                });
+            }
+        }
         self.log.append(&ents);
         let last = self.log.last_index();
         self.log.commit_to(last);

@@ -3,35 +3,25 @@
 //! Exit codes: 0 when every expect and await held, 1 when any failed, 2 for a malformed file
 //! or bad usage. Never a panic on any input.
 
-use std::time::Instant;
-
 use serde_json::json;
 
-use crate::raft::{Config, Message, Raft, RaftConfig, Rng, Role};
-
 use super::cluster::{Sim, Status};
-use super::options::Options;
 use super::player::{LineStatus, Player};
 use super::presets::PRESETS;
 use super::scenario::Script;
 
-static HEAP_PROBE: std::sync::OnceLock<fn() -> usize> = std::sync::OnceLock::new();
-
-/// Lets the binary report live heap bytes to `raftlab bench` (the library has no allocator
-/// of its own).
-pub fn set_heap_probe(probe: fn() -> usize) {
-    let _ = HEAP_PROBE.set(probe);
-}
-
-fn heap() -> Option<usize> {
-    HEAP_PROBE.get().map(|f| f())
-}
-
 pub(crate) const USAGE: &str = "usage:
   raftlab run [--json] [--quiet] FILE.scn   run a scenario (FILE may be preset:NAME)
-  raftlab bench [--ticks N] [--history-ticks N]
-                                            throughput of the core and the simulator;
-                                            memory and seek time of a long history
+  raftlab bench [--only core|sim|checker|parser|distinct|paced|sparse] [--quick]
+                [--ticks N] [--nodes N] [--load idle|write] [--checker on|off]
+                [--writes N] [--history-ticks N]
+                                            figures: throughput of the core and of the
+                                            simulator (5, 9, 64 nodes, or --nodes N), cost of
+                                            the invariant checker, parser on long lines,
+                                            memory and seek time of long histories (--writes
+                                            distinct keys one a tick, default 100000;
+                                            --history-ticks with a write every 100 ticks,
+                                            default 1000000)
   raftlab presets                           list the narrated presets
   raftlab compare FILE.scn [--with OPTION=VALUE ...] [--from LINE] [--instead LINE:COMMAND] [--json]
                                             run two variants in lockstep, report the first divergence
@@ -43,7 +33,7 @@ pub(crate) const USAGE: &str = "usage:
 pub fn main(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         Some("run") => run(&args[1..]),
-        Some("bench") => bench(&args[1..]),
+        Some("bench") => super::bench::main(&args[1..]),
         Some("compare") => super::compare_cli::main(&args[1..]),
         Some("explore") => super::explore_cli::main(&args[1..]),
         Some("presets") => {
@@ -281,238 +271,5 @@ pub(crate) fn print_table(sim: &Sim) {
         "tick {}  {}  {line}",
         sim.now / super::cluster::TICK_MS,
         cfg.describe(),
-    );
-}
-
-/// The raft core alone: 5 nodes, messages delivered at once, one proposal per tick.
-/// Returns (ticks, messages, seconds).
-pub fn bench_core(ticks: u64) -> (u64, u64, f64) {
-    let cfg = RaftConfig {
-        snapshot_every: 1000,
-        ..RaftConfig::default()
-    };
-    let genesis = Config::with_voters(1..=5);
-    let mut seed = Rng::new(7);
-    let mut nodes: Vec<Raft> = (1..=5)
-        .map(|id| Raft::new(id, genesis.clone(), cfg.clone(), seed.fork(id)))
-        .collect();
-    let mut queue: Vec<Message> = Vec::new();
-    let mut messages = 0u64;
-    let start = Instant::now();
-    for t in 0..ticks {
-        for n in nodes.iter_mut() {
-            n.tick();
-            queue.append(&mut n.msgs);
-            n.notes.clear();
-        }
-        if let Some(l) = nodes.iter_mut().find(|n| n.role == Role::Leader) {
-            let _ = l.client_put("k", &t.to_string(), 0);
-            queue.append(&mut l.msgs);
-            l.notes.clear();
-        }
-        while !queue.is_empty() {
-            for m in std::mem::take(&mut queue) {
-                messages += 1;
-                let to = (m.to - 1) as usize;
-                if let Some(n) = nodes.get_mut(to) {
-                    n.step(m);
-                    queue.append(&mut n.msgs);
-                    n.notes.clear();
-                }
-            }
-        }
-    }
-    (ticks, messages, start.elapsed().as_secs_f64())
-}
-
-fn bench(args: &[String]) -> i32 {
-    let mut ticks = 200_000u64;
-    let mut history_ticks = 1_000_000u64;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match (a.as_str(), it.next().map(|v| v.parse::<u64>())) {
-            ("--ticks", Some(Ok(n))) if n > 0 => ticks = n,
-            ("--history-ticks", Some(Ok(n))) => history_ticks = n,
-            _ => {
-                eprintln!("{USAGE}");
-                return 2;
-            }
-        }
-    }
-    let (t, m, s) = bench_core(ticks);
-    println!(
-        "core:      5 nodes, 1 proposal/tick, {t} ticks in {s:.3} s: {:.0} ticks/s, {:.0} messages/s (goal: 200000 ticks/s)",
-        t as f64 / s,
-        m as f64 / s
-    );
-    // The whole simulator: network latency, event queue and the invariant checker.
-    let sim_ticks = (ticks / 10).max(1);
-    for check in [true, false] {
-        let mut sim = Sim::new(
-            5,
-            Options {
-                snapshot_every: 1000,
-                ..Options::default()
-            },
-        );
-        sim.check_invariants = check;
-        let start = Instant::now();
-        for i in 0..sim_ticks {
-            if let Some(l) = sim.leader() {
-                let _ = sim.apply(&super::action::Action::Propose {
-                    key: "k".into(),
-                    value: i.to_string(),
-                    via: Some(l),
-                });
-            }
-            sim.tick(1);
-        }
-        let s = start.elapsed().as_secs_f64();
-        let msgs = sim.net.next_id;
-        println!(
-            "simulator: 5 nodes, 1 proposal/tick, invariants {}, {sim_ticks} ticks in {s:.3} s: {:.0} ticks/s, {:.0} messages/s",
-            if check { "on " } else { "off" },
-            sim_ticks as f64 / s,
-            msgs as f64 / s
-        );
-    }
-    bench_checker();
-    bench_parser();
-    if history_ticks > 0 {
-        bench_history(history_ticks);
-    }
-    0
-}
-
-/// The invariant checker's cost per simulated tick as the cluster grows: the incremental
-/// check the simulator runs (only the nodes an event touched) against the full pairwise one.
-fn bench_checker() {
-    use crate::raft::invariants::{Checker, Observed};
-    for n in [5usize, 16, 64] {
-        let ticks = 200;
-        let mut per_tick = [0f64; 3];
-        for (k, check) in [(0, true), (1, false)] {
-            let mut sim = Sim::new(n, Options::default());
-            sim.check_invariants = check;
-            sim.tick(60);
-            let mut full = Checker::new();
-            for i in 0..ticks {
-                let _ = sim.apply(&super::action::Action::Propose {
-                    key: format!("k{}", i % 50),
-                    value: i.to_string(),
-                    via: None,
-                });
-                let end = sim.now + super::cluster::TICK_MS;
-                while sim.next_event_time().is_some_and(|t| t <= end) {
-                    let s = Instant::now();
-                    sim.step_event();
-                    per_tick[k] += s.elapsed().as_secs_f64();
-                    if !check {
-                        let s = Instant::now();
-                        let obs: Vec<Observed> = sim
-                            .nodes
-                            .values()
-                            .map(|x| Observed {
-                                raft: &x.raft,
-                                alive: x.status == super::cluster::Status::Running,
-                            })
-                            .collect();
-                        let _ = full.check(&obs);
-                        per_tick[2] += s.elapsed().as_secs_f64();
-                    }
-                }
-                sim.advance_to(end);
-            }
-        }
-        let ms = |x: f64| x * 1000.0 / ticks as f64;
-        println!(
-            "checker:   {n} nodes, 1 proposal/tick: events {:.3} ms/tick with the incremental check, {:.3} without; the full pairwise check would add {:.3}",
-            ms(per_tick[0]),
-            ms(per_tick[1]),
-            ms(per_tick[2])
-        );
-    }
-}
-
-/// Parsing long lines: the time should grow linearly with the length.
-fn bench_parser() {
-    use super::scenario::Script;
-    for mb in [1usize, 2] {
-        let words = mb * 1_000_000 / 2;
-        let say = format!("cluster 3\nsay{}", " x".repeat(words));
-        let nodes: Vec<String> = (0..words / 4)
-            .map(|i| format!("n{}", i % 999 + 1))
-            .collect();
-        let change = format!("cluster 3\nmember change add={}", nodes.join(","));
-        for (what, text) in [("say", say), ("member change", change)] {
-            let s = Instant::now();
-            let _ = Script::parse(&text);
-            println!(
-                "parser:    a {:.1} MB '{what}' line in {:.1} ms",
-                text.len() as f64 / 1e6,
-                s.elapsed().as_secs_f64() * 1000.0
-            );
-        }
-    }
-}
-
-/// Time travel over a long run: memory held by the history and the cost of seeks.
-fn bench_history(ticks: u64) {
-    use super::history::Timeline;
-    let before = heap();
-    let start = Instant::now();
-    let mut tl = Timeline::new(
-        5,
-        Options {
-            snapshot_every: 1000,
-            ..Options::default()
-        },
-    );
-    // A write every 100 ticks to 50 keys, compaction every 1000 entries, and a leader crash
-    // every 100000 ticks, so the history has content.
-    let mut t = 0;
-    while t < ticks {
-        let step = 100.min(ticks - t);
-        tl.tick(step);
-        t += step;
-        let _ = tl.act(super::action::Action::Propose {
-            key: format!("k{}", t % 50),
-            value: t.to_string(),
-            via: None,
-        });
-        if t % 100_000 == 0 {
-            if let Some(l) = tl.sim().leader() {
-                let _ = tl.act(super::action::Action::Kill(l));
-                tl.tick(50);
-                t += 50;
-                let _ = tl.act(super::action::Action::Restart(l));
-            }
-        }
-    }
-    let built = start.elapsed().as_secs_f64();
-    let mem = match (before, heap()) {
-        (Some(b), Some(a)) => format!("{:.1} MB", a.saturating_sub(b) as f64 / 1e6),
-        _ => "unknown".into(),
-    };
-    println!(
-        "history:   5 nodes, {ticks} ticks recorded in {built:.1} s; {} checkpoints; heap held: {mem} (goal: < 64 MB)",
-        tl.checkpoint_count()
-    );
-    let head = tl.head_time();
-    let mut rng = Rng::new(99);
-    let mut worst = 0f64;
-    let mut total = 0f64;
-    let seeks = 50;
-    for _ in 0..seeks {
-        let target = rng.range(0, head + 1);
-        let s = Instant::now();
-        tl.seek(target);
-        let d = s.elapsed().as_secs_f64() * 1000.0;
-        worst = worst.max(d);
-        total += d;
-    }
-    println!(
-        "history:   {seeks} random seeks: mean {:.1} ms, worst {worst:.1} ms (goal: < 50 ms)",
-        total / seeks as f64
     );
 }

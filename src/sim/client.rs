@@ -116,6 +116,16 @@ pub enum Outcome {
         /// The index it was committed (or, for a read, answered) at after the client gave up.
         later: Option<u64>,
     },
+    /// Never to be committed: its entry's index was committed with another entry (a new
+    /// leader's log won over the one that appended it).
+    Lost {
+        /// The index the entry held.
+        index: u64,
+        /// The term of the entry that took that index.
+        term: u64,
+        /// That entry, worded ("put y=2", "the term-3 leader's empty entry").
+        by: String,
+    },
     /// A read's answer.
     Value {
         /// The value (None: no such key).
@@ -149,6 +159,9 @@ impl Outcome {
             Outcome::Pending => "pending".into(),
             Outcome::Accepted => "accepted".into(),
             Outcome::Committed { index } => format!("committed at index {index}"),
+            Outcome::Lost { index, term, by } => {
+                format!("lost: overwritten by term {term} at index {index} ({by})")
+            }
             Outcome::Rejected { refusal } => format!(
                 "rejected: {} ({})",
                 super::words::refusal(refusal),

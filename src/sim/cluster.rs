@@ -23,6 +23,11 @@ use super::options::Options;
 use super::requests::Waiting;
 use super::words;
 
+mod lost;
+mod peek;
+
+pub use peek::NextEvent;
+
 /// Milliseconds per tick (etcd's default heartbeat interval).
 pub const TICK_MS: u64 = 100;
 
@@ -119,6 +124,27 @@ pub enum Undelivered {
     RemovedSender,
 }
 
+/// The event an invariant check follows, worded only when a violation needs it.
+enum Cause {
+    Tick(NodeId),
+    Delivered(MsgType, NodeId, NodeId),
+    Dropped(MsgType, NodeId, NodeId, Undelivered),
+}
+
+impl Cause {
+    fn words(&self) -> String {
+        match self {
+            Cause::Tick(id) => format!("n{id} tick"),
+            Cause::Delivered(t, from, to) => format!("delivered {} n{from}→n{to}", t.name()),
+            Cause::Dropped(t, from, to, reason) => format!(
+                "dropped {} n{from}→n{to} ({})",
+                t.name(),
+                words::undelivered(*reason, *from, *to)
+            ),
+        }
+    }
+}
+
 /// A recorded invariant violation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ViolationRecord {
@@ -187,6 +213,10 @@ pub struct Sim {
     /// removed member's messages on established streams and only log it.
     #[serde(default)]
     pub stopping: BTreeSet<NodeId>,
+    /// Where each pending request's entry was appended (index, term), to tell when that
+    /// index commits with another entry and the request is lost.
+    #[serde(default)]
+    appended: BTreeMap<u64, (u64, u64)>,
     /// Stable leaders deposed by a higher term: leaders connected to a quorum of running
     /// voters, without message loss, for at least an election timeout, that stepped down
     /// because of a higher term other than a leader transfer's. This is the disruption
@@ -236,6 +266,7 @@ impl Sim {
             last_message: None,
             removed: BTreeSet::new(),
             stopping: BTreeSet::new(),
+            appended: BTreeMap::new(),
             disruptions: 0,
             transfer_campaigns: BTreeMap::new(),
             reachable_since: BTreeMap::new(),
@@ -469,13 +500,14 @@ impl Sim {
                 self.retry_scheduled = false;
                 let sent_to = self.retry_waiting();
                 if !sent_to.is_empty() {
-                    self.check("a client retried", Some(&sent_to));
+                    self.check(|| "a client retried".into(), Some(&sent_to));
                 }
                 None
             }
         };
         if let Some(cause) = cause {
-            self.check(&cause, Some(&touched));
+            self.settle_lost();
+            self.check(|| cause.words(), Some(&touched));
         }
         // Not after a retry itself: what it could not send waits for the next change.
         if due != Due::Retry {
@@ -510,7 +542,7 @@ impl Sim {
         }
     }
 
-    fn process_tick(&mut self, id: NodeId, epoch: u64) -> Option<String> {
+    fn process_tick(&mut self, id: NodeId, epoch: u64) -> Option<Cause> {
         let node = self.nodes.get_mut(&id)?;
         if node.epoch != epoch || node.status != Status::Running {
             return None;
@@ -518,42 +550,24 @@ impl Sim {
         node.raft.tick();
         self.schedule(self.now + TICK_MS, Due::Tick { node: id, epoch });
         self.flush(id);
-        Some(format!("n{id} tick"))
+        Some(Cause::Tick(id))
     }
 
-    fn process_delivery(&mut self, msg_id: u64) -> Option<String> {
+    fn process_delivery(&mut self, msg_id: u64) -> Option<Cause> {
         let f = self.net.in_flight.remove(&msg_id)?;
         let (from, to) = (f.msg.from, f.msg.to);
-        let what = format!("{} n{from}→n{to}", f.msg.msg_type.name());
-        let reason = match self.nodes.get(&to).map(|n| n.status) {
-            _ if f.lost => Some(Undelivered::Lost),
-            _ if !self.net.connected(from, to) => Some(Undelivered::Partitioned),
-            Some(Status::Running) => None,
-            Some(Status::Misconfigured) => Some(Undelivered::WrongPeerUrl),
-            Some(s) => Some(Undelivered::Down(s)),
-            None => Some(Undelivered::Missing),
-        };
-        let reason = reason.or_else(|| {
-            let receiver_forgot = self
-                .nodes
-                .get(&to)
-                .is_some_and(|n| !n.raft.trk.config.members().contains(&from));
-            (self.removed.contains(&from) && receiver_forgot).then_some(Undelivered::RemovedSender)
-        });
-        if let Some(reason) = reason {
+        let msg_type = f.msg.msg_type;
+        if let Some(reason) = self.undelivered(&f) {
             if reason == Undelivered::RemovedSender && !self.stopping.contains(&from) {
                 self.stop_removed(from, to);
             }
             self.dropped(&f);
-            self.last_message = Some((f, false));
-            return Some(format!(
-                "dropped {what} ({})",
-                words::undelivered(reason, from, to)
-            ));
+            self.last_message = Some((*f, false));
+            return Some(Cause::Dropped(msg_type, from, to, reason));
         }
         let msg = f.msg.clone();
         let is_snapshot = msg.msg_type == MsgType::Snap;
-        self.last_message = Some((f, true));
+        self.last_message = Some((*f, true));
         if let Some(n) = self.nodes.get_mut(&to) {
             n.raft.step(msg);
         }
@@ -561,7 +575,7 @@ impl Sim {
         if is_snapshot {
             self.report_snapshot(to, from, false);
         }
-        Some(format!("delivered {what}"))
+        Some(Cause::Delivered(msg_type, from, to))
     }
 
     /// etcd's transport answers a removed member with "410 Gone" and the member shuts down.
@@ -645,6 +659,10 @@ impl Sim {
                         );
                     }
                 }
+                return;
+            }
+            Note::Appended { req, index, term } => {
+                self.on_appended(*req, *index, *term);
                 return;
             }
             Note::ConfApplied {
@@ -820,7 +838,8 @@ impl Sim {
 
     /// Runs the invariant checker on the nodes an event touched (`None`: after a user
     /// action, every node, and the checker forgets what no node can contradict any more).
-    fn check(&mut self, cause: &str, touched: Option<&[NodeId]>) {
+    /// `cause` words the event, only when something broke.
+    fn check(&mut self, cause: impl FnOnce() -> String, touched: Option<&[NodeId]>) {
         if !self.check_invariants {
             return;
         }
@@ -836,6 +855,10 @@ impl Sim {
                 found
             }
         };
+        if found.is_empty() {
+            return;
+        }
+        let cause = cause();
         for v in found {
             self.log(
                 None,
@@ -849,7 +872,7 @@ impl Sim {
                 time: self.now,
                 invariant: v.invariant,
                 detail: v.detail,
-                cause: cause.to_string(),
+                cause: cause.clone(),
             });
         }
     }
@@ -876,10 +899,10 @@ impl Sim {
     pub fn apply(&mut self, action: &Action) -> Result<(), String> {
         let r = self.apply_inner(action);
         if r.is_ok() {
+            self.settle_lost();
             self.refresh_links();
             self.schedule_retry();
-            let cause = action.to_scn();
-            self.check(&cause, None);
+            self.check(|| action.to_scn(), None);
             self.note_reachability();
         }
         r

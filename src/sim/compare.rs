@@ -163,6 +163,7 @@ fn observe(sim: &Sim) -> Obs {
                     Outcome::Accepted => "accepted",
                     Outcome::Committed { .. } => "committed",
                     Outcome::Rejected { .. } => "rejected",
+                    Outcome::Lost { .. } => "lost",
                     Outcome::TimedOut { later: None, .. } => "timed out",
                     Outcome::TimedOut { .. } => "timed out, committed later",
                     Outcome::Value { .. } => "answered",
@@ -274,6 +275,7 @@ fn word(d: &Diff) -> String {
 }
 
 /// The two runs being played.
+#[derive(Clone, Debug)]
 struct Lockstep {
     a: Sim,
     b: Option<Sim>,
@@ -515,121 +517,150 @@ impl Lockstep {
 /// what the scenario's `compare` line declares. A file that does not parse, a scenario with
 /// nothing to compare, or a fork line past the end is an error.
 pub fn compare(text: &str, variant: &Variant) -> Result<Report, String> {
-    let script = Script::parse(text).map_err(|e| e.to_string())?;
-    let declared = script
-        .lines
-        .iter()
-        .position(|l| matches!(l.stmt, Stmt::Compare(_)));
-    let mut options = match declared.map(|i| &script.lines[i].stmt) {
-        Some(Stmt::Compare(o)) => o.clone(),
-        _ => Vec::new(),
-    };
-    if !variant.options.is_empty() {
-        options = variant.options.clone();
-    }
-    let has_b_lines = script
-        .lines
-        .iter()
-        .any(|l| matches!(l.stmt, Stmt::Only { .. }));
-    // B's own actions name the variant ("B: member add n4"); its own checks do not.
-    let b_actions: Vec<String> = script
-        .lines
-        .iter()
-        .filter(|l| matches!(&l.stmt, Stmt::Only { side: Side::B, stmt } if matches!(**stmt, Stmt::Act(_))))
-        .map(|l| format!("'{}'", l.text.trim_start_matches("B:").trim()))
-        .collect();
-    if options.is_empty() && variant.instead.is_none() && !has_b_lines {
-        return Err(
-            "nothing to compare: give --with OPTION=VALUE or --instead LINE:COMMAND, or add a 'compare' line".into(),
-        );
-    }
-    let fork = match variant.from_line {
-        Some(n) => script
-            .lines
-            .iter()
-            .position(|l| l.lineno >= n)
-            .ok_or_else(|| format!("--from {n}: the scenario has no line {n} or later"))?
-            .max(1),
-        None => declared.unwrap_or(1),
-    };
-    if let Some((n, _, _)) = &variant.instead {
-        let i = script
-            .lines
-            .iter()
-            .position(|l| l.lineno == *n)
-            .ok_or_else(|| format!("--instead {n}: line {n} has no command"))?;
-        if i < fork {
-            return Err(format!(
-                "--instead {n}: line {n} comes before the fork (line {})",
-                script.lines.get(fork).map_or(0, |l| l.lineno)
-            ));
-        }
-    }
-    let mut label_parts: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    if let Some((n, _, cmd)) = &variant.instead {
-        let orig = script
-            .lines
-            .iter()
-            .find(|l| l.lineno == *n)
-            .map_or(String::new(), |l| l.text.clone());
-        label_parts.push(format!("'{cmd}' instead of '{orig}'"));
-    }
-    label_parts.extend(b_actions);
-    if label_parts.is_empty() {
-        label_parts.push("its B: lines".into());
-    }
-    let label = format!("with {}", label_parts.join(", "));
+    let mut run = CompareRun::new(text, variant)?;
+    while run.step()? {}
+    Ok(run.finish())
+}
 
-    let Some(Line {
-        stmt: Stmt::Cluster { n, opts },
-        ..
-    }) = script.lines.first()
-    else {
-        return Err("the first command must be 'cluster N'".into());
-    };
-    let mut ls = Lockstep {
-        a: Sim::new(*n, opts.clone()),
-        b: None,
-        label,
-        lineno: script.lines[0].lineno,
-        line: script.lines[0].text.clone(),
-        first: None,
-        firsts: Vec::new(),
-        failures_a: Vec::new(),
-        failures_b: Vec::new(),
-        narration: Vec::new(),
-        seen_a: 0,
-        seen_b: 0,
-    };
-    for (i, line) in script.lines.iter().enumerate().skip(1) {
-        ls.lineno = line.lineno;
-        ls.line = line.text.clone();
-        if i == fork {
-            ls.b = Some(if i == 1 {
-                // Forking before anything happened is the same as B's own cluster line.
-                let mut o = opts.clone();
-                for (k, v) in &options {
-                    o.set(k, v)?;
-                }
-                Sim::new(*n, o)
-            } else {
-                let mut b = ls.a.clone();
-                for (k, v) in &options {
-                    b.apply(&Action::Set {
-                        name: k.clone(),
-                        value: v.clone(),
-                    })?;
-                }
-                b
-            });
-            ls.mark_seen();
+/// A comparison played one scenario line at a time (the browser's compare panes): after
+/// every [`CompareRun::step`] both runs stand at the same simulated time, and the state is
+/// exactly what [`compare`] would have reached after the same lines.
+#[derive(Clone, Debug)]
+pub struct CompareRun {
+    script: Script,
+    variant: Variant,
+    options: Vec<(String, String)>,
+    fork: usize,
+    next: usize,
+    /// A `tick` line begun by `tick_within`: (ticks done, violation counts before it).
+    partial: Option<(u64, usize, usize)>,
+    ls: Lockstep,
+}
+
+impl CompareRun {
+    /// Parses `text` and runs its `cluster` line; the same errors as [`compare`].
+    pub fn new(text: &str, variant: &Variant) -> Result<CompareRun, String> {
+        let script = Script::parse(text).map_err(|e| e.to_string())?;
+        let declared = script
+            .lines
+            .iter()
+            .position(|l| matches!(l.stmt, Stmt::Compare(_)));
+        let mut options = match declared.map(|i| &script.lines[i].stmt) {
+            Some(Stmt::Compare(o)) => o.clone(),
+            _ => Vec::new(),
+        };
+        if !variant.options.is_empty() {
+            options = variant.options.clone();
         }
-        let before_a = ls.a.violations.len();
-        let before_b = ls.b.as_ref().map_or(0, |b| b.violations.len());
-        match &variant.instead {
-            Some((lno, alt, _)) if *lno == line.lineno && ls.b.is_some() => {
+        let has_b_lines = script
+            .lines
+            .iter()
+            .any(|l| matches!(l.stmt, Stmt::Only { .. }));
+        // B's own actions name the variant ("B: member add n4"); its own checks do not.
+        let b_actions: Vec<String> = script
+            .lines
+            .iter()
+            .filter(|l| matches!(&l.stmt, Stmt::Only { side: Side::B, stmt } if matches!(**stmt, Stmt::Act(_))))
+            .map(|l| l.text.trim_start_matches("B:").trim().to_string())
+            .collect();
+        if options.is_empty() && variant.instead.is_none() && !has_b_lines {
+            return Err(
+                "nothing to compare: give --with OPTION=VALUE or --instead LINE:COMMAND, or add a 'compare' line".into(),
+            );
+        }
+        let fork = match variant.from_line {
+            Some(n) => script
+                .lines
+                .iter()
+                .position(|l| l.lineno >= n)
+                .ok_or_else(|| format!("--from {n}: the scenario has no line {n} or later"))?
+                .max(1),
+            None => declared.unwrap_or(1),
+        };
+        if let Some((n, _, _)) = &variant.instead {
+            let i = script
+                .lines
+                .iter()
+                .position(|l| l.lineno == *n)
+                .ok_or_else(|| format!("--instead {n}: line {n} has no command"))?;
+            if i < fork {
+                return Err(format!(
+                    "--instead {n}: line {n} comes before the fork (line {})",
+                    script.lines.get(fork).map_or(0, |l| l.lineno)
+                ));
+            }
+        }
+        let mut label_parts: Vec<String> =
+            options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if let Some((n, _, cmd)) = &variant.instead {
+            let orig = script
+                .lines
+                .iter()
+                .find(|l| l.lineno == *n)
+                .map_or(String::new(), |l| l.text.clone());
+            label_parts.push(format!("'{cmd}' instead of '{orig}'"));
+        }
+        label_parts.extend(b_actions.iter().map(|a| format!("'{a}'")));
+        if label_parts.is_empty() {
+            label_parts.push("its B: lines".into());
+        }
+        let label = format!("with {}", label_parts.join(", "));
+
+        let Some(Line {
+            stmt: Stmt::Cluster { n, opts },
+            ..
+        }) = script.lines.first()
+        else {
+            return Err("the first command must be 'cluster N'".into());
+        };
+        let ls = Lockstep {
+            a: Sim::new(*n, opts.clone()),
+            b: None,
+            label,
+            lineno: script.lines[0].lineno,
+            line: script.lines[0].text.clone(),
+            first: None,
+            firsts: Vec::new(),
+            failures_a: Vec::new(),
+            failures_b: Vec::new(),
+            narration: Vec::new(),
+            seen_a: 0,
+            seen_b: 0,
+        };
+        Ok(CompareRun {
+            script,
+            variant: variant.clone(),
+            options,
+            fork,
+            next: 1,
+            partial: None,
+            ls,
+        })
+    }
+
+    /// Runs the next line in both runs. Ok(false) when every line has run; an error when
+    /// B's options cannot be set at the fork.
+    pub fn step(&mut self) -> Result<bool, String> {
+        let i = self.next;
+        let Some(line) = self.script.lines.get(i).cloned() else {
+            return Ok(false);
+        };
+        let (done, before_a, before_b) = match self.partial.take() {
+            Some(p) => p,
+            None => self.begin(i)?,
+        };
+        self.next += 1;
+        let ls = &mut self.ls;
+        match (&self.variant.instead, &line.stmt) {
+            (Some((lno, alt, _)), _) if *lno == line.lineno && ls.b.is_some() => {
                 ls.exec(&line.stmt, Some(Side::A));
                 ls.exec(alt, Some(Side::B));
+            }
+            // The rest of a `tick` line that `tick_within` began.
+            (_, Stmt::Tick(n)) => {
+                for _ in done..*n {
+                    ls.tick();
+                }
             }
             _ => ls.exec(&line.stmt, None),
         }
@@ -651,16 +682,162 @@ pub fn compare(text: &str, variant: &Variant) -> Result<Report, String> {
                 );
             }
         }
+        Ok(true)
     }
-    let b = ls.b.clone().unwrap_or_else(|| ls.a.clone());
-    Ok(Report {
-        label: ls.label,
-        first: ls.first,
-        firsts: ls.firsts,
-        a: ls.a,
-        b,
-        failures_a: ls.failures_a,
-        failures_b: ls.failures_b,
-        narration: ls.narration,
-    })
+
+    /// Starts line `i`: forks B there when it is the fork point. Returns (ticks done,
+    /// A's and B's violation counts before the line).
+    fn begin(&mut self, i: usize) -> Result<(u64, usize, usize), String> {
+        let line = &self.script.lines[i];
+        let ls = &mut self.ls;
+        ls.lineno = line.lineno;
+        ls.line = line.text.clone();
+        if i == self.fork {
+            ls.b = Some(if i == 1 {
+                let Stmt::Cluster { n, opts } = &self.script.lines[0].stmt else {
+                    return Err("the first command must be 'cluster N'".into());
+                };
+                // Forking before anything happened is the same as B's own cluster line.
+                let mut o = opts.clone();
+                for (k, v) in &self.options {
+                    o.set(k, v)?;
+                }
+                Sim::new(*n, o)
+            } else {
+                let mut b = ls.a.clone();
+                for (k, v) in &self.options {
+                    b.apply(&Action::Set {
+                        name: k.clone(),
+                        value: v.clone(),
+                    })?;
+                }
+                b
+            });
+            ls.mark_seen();
+        }
+        let before_a = ls.a.violations.len();
+        let before_b = ls.b.as_ref().map_or(0, |b| b.violations.len());
+        Ok((0, before_a, before_b))
+    }
+
+    /// When the next line is a `tick N` line, runs as many of its ticks as fit before
+    /// `limit` ms (both runs, in lockstep), so the runs can follow a paced player part way
+    /// through the line; [`CompareRun::step`] then runs the rest. The runs pass exactly the
+    /// states a whole-line step passes. Does nothing for any other line.
+    pub fn tick_within(&mut self, limit: u64) -> Result<(), String> {
+        let i = self.next;
+        let Some(line) = self.script.lines.get(i) else {
+            return Ok(());
+        };
+        let Stmt::Tick(n) = line.stmt else {
+            return Ok(());
+        };
+        if matches!(&self.variant.instead, Some((lno, _, _)) if *lno == line.lineno) {
+            return Ok(());
+        }
+        let mut p = match self.partial.take() {
+            Some(p) => p,
+            None => self.begin(i)?,
+        };
+        while p.0 < n && self.ls.a.now + TICK_MS <= limit {
+            self.ls.tick();
+            p.0 += 1;
+        }
+        self.partial = Some(p);
+        Ok(())
+    }
+
+    /// The index (in the parsed script's lines) of the next line to run; 1 after `new`.
+    pub fn next_line(&self) -> usize {
+        self.next
+    }
+
+    /// Whether every line has run.
+    pub fn done(&self) -> bool {
+        self.next >= self.script.lines.len()
+    }
+
+    /// Run A as it stands.
+    pub fn a(&self) -> &Sim {
+        &self.ls.a
+    }
+
+    /// Run B as it stands; None before the fork.
+    pub fn b(&self) -> Option<&Sim> {
+        self.ls.b.as_ref()
+    }
+
+    /// How B differs, in words ("with prevote=off").
+    pub fn label(&self) -> &str {
+        &self.ls.label
+    }
+
+    /// What each run is, for a pane's caption: ("prevote=on", "prevote=off"), with A's
+    /// value of each compared option read from run A's options, then each run's own
+    /// actions (`A:` / `B:` lines) and the replaced line.
+    pub fn side_labels(&self) -> (String, String) {
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        for (k, v) in &self.options {
+            let mut probe = self.ls.a.opts.clone();
+            let current = probe.get(k).unwrap_or_else(|| "?".into());
+            // `set` normalises the spelling (off/false) so both sides read alike.
+            let _ = probe.set(k, v);
+            a.push(format!("{k}={current}"));
+            b.push(format!("{k}={}", probe.get(k).unwrap_or_else(|| v.clone())));
+        }
+        for l in &self.script.lines {
+            if let Stmt::Only { side, stmt } = &l.stmt {
+                if matches!(**stmt, Stmt::Act(_)) {
+                    let t = l.text.split_once(':').map_or("", |(_, t)| t).trim();
+                    match side {
+                        Side::A => a.push(t.to_string()),
+                        Side::B => b.push(t.to_string()),
+                    }
+                }
+            }
+        }
+        if let Some((n, _, cmd)) = &self.variant.instead {
+            let orig = self
+                .script
+                .lines
+                .iter()
+                .find(|l| l.lineno == *n)
+                .map_or(String::new(), |l| l.text.clone());
+            a.push(orig);
+            b.push(cmd.clone());
+        }
+        (a.join(", "), b.join(", "))
+    }
+
+    /// The first divergence so far.
+    pub fn first(&self) -> Option<&Divergence> {
+        self.ls.first.as_ref()
+    }
+
+    /// The failed lines of run A so far: (line number, message).
+    pub fn failures_a(&self) -> &[(usize, String)] {
+        &self.ls.failures_a
+    }
+
+    /// The failed lines of run B so far.
+    pub fn failures_b(&self) -> &[(usize, String)] {
+        &self.ls.failures_b
+    }
+
+    /// The report as it stands (after the last line: what [`compare`] returns).
+    pub fn finish(self) -> Report {
+        let ls = self.ls;
+        let b = ls.b.clone().unwrap_or_else(|| ls.a.clone());
+        Report {
+            label: ls.label,
+            first: ls.first,
+            firsts: ls.firsts,
+            a: ls.a,
+            b,
+            failures_a: ls.failures_a,
+            failures_b: ls.failures_b,
+            narration: ls.narration,
+        }
+    }
 }

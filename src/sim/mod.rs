@@ -5,6 +5,8 @@
 //! [`cluster::Sim`], which steps the raft core; the UI only reads the `Sim` back.
 
 pub mod action;
+pub mod announce;
+pub mod change;
 pub mod client;
 pub mod cluster;
 pub mod compare;
@@ -13,6 +15,7 @@ pub mod event;
 pub mod explore;
 pub mod health;
 pub mod history;
+pub mod launch;
 pub mod network;
 pub mod options;
 pub mod oracle;
@@ -23,6 +26,8 @@ pub mod scenario;
 pub mod share;
 pub mod words;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]

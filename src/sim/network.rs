@@ -34,8 +34,9 @@ pub struct Network {
     pub cuts: BTreeSet<(NodeId, NodeId)>,
     /// Percent of messages lost.
     pub loss: u32,
-    /// Messages in flight by id.
-    pub in_flight: BTreeMap<u64, InFlight>,
+    /// Messages in flight by id (boxed: a message is a few hundred bytes, and the map moves
+    /// its values around on every insert and remove).
+    pub in_flight: BTreeMap<u64, Box<InFlight>>,
     /// The arrival time of the last message on each directed link (FIFO).
     pub link_tail: BTreeMap<(NodeId, NodeId), u64>,
     /// The next message id.
@@ -110,13 +111,13 @@ impl Network {
         self.next_id += 1;
         self.in_flight.insert(
             id,
-            InFlight {
+            Box::new(InFlight {
                 id,
                 msg,
                 sent_at: now,
                 deliver_at: at,
                 lost,
-            },
+            }),
         );
         (id, at)
     }

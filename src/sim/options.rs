@@ -233,6 +233,30 @@ impl Options {
         Ok(())
     }
 
+    /// One option's value in its scenario spelling (`on`, `off`, `10`, `2-5`); None for a
+    /// name `set` does not know.
+    pub fn get(&self, name: &str) -> Option<String> {
+        let onoff = |b: bool| if b { "on" } else { "off" }.to_string();
+        Some(match name {
+            "seed" => self.seed.to_string(),
+            "prevote" => onoff(self.prevote),
+            "checkquorum" => onoff(self.checkquorum),
+            "election" => self.election.to_string(),
+            "heartbeat" => self.heartbeat.to_string(),
+            "latency" => format!("{}-{}", self.latency_min, self.latency_max),
+            "inflight" => self.inflight.to_string(),
+            "max-entries" => self.max_entries.to_string(),
+            "snapshot-every" => self.snapshot_every.to_string(),
+            "learner-ready" => self.learner_ready.to_string(),
+            "max-learners" => self.max_learners.to_string(),
+            "strict-reconfig" => onoff(self.strict_reconfig),
+            "etcd" => self.etcd.name().to_string(),
+            "request-timeout" => self.request_timeout.to_string(),
+            "unsafe-commit" => onoff(self.unsafe_commit),
+            _ => return None,
+        })
+    }
+
     /// The options as `key=value` words, only those that differ from the defaults (for
     /// exporting a run as a scenario).
     pub fn to_words(&self) -> Vec<String> {
@@ -311,6 +335,32 @@ impl Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn get_reads_every_option_in_the_spelling_set_takes() {
+        // From the defaults; `etcd=` is a profile that also sets its release's pre-vote
+        // default, so it is checked on its own field only.
+        let d = Options::default();
+        for name in OPTION_NAMES {
+            let v = d
+                .get(name)
+                .unwrap_or_else(|| panic!("get does not know {name}"));
+            let mut p = d.clone();
+            p.set(name, &v)
+                .unwrap_or_else(|e| panic!("{name}={v}: {e}"));
+            if *name == "etcd" {
+                assert_eq!(p.etcd, d.etcd);
+            } else {
+                assert_eq!(p, d, "{name}={v} round trip");
+            }
+        }
+        let mut o = Options::default();
+        o.set("prevote", "off").unwrap();
+        o.set("latency", "2-7").unwrap();
+        assert_eq!(o.get("prevote").as_deref(), Some("off"));
+        assert_eq!(o.get("latency").as_deref(), Some("2-7"));
+        assert_eq!(o.get("nope"), None);
+    }
 
     #[test]
     fn set_parses_and_rejects() {

@@ -205,6 +205,10 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, String) {
                 transfer_abort(*why)
             ),
         ),
+        Note::Appended { req, index, term } => (
+            Client,
+            format!("n{id} appended request {req} at index {index} in term {term}"),
+        ),
         Note::Applied { req, index } => (Client, format!("request {req} applied at {index}")),
         Note::ConfApplied { change, index, .. } => {
             (Membership, format!("n{id} applied {change} at {index}"))

@@ -15,6 +15,7 @@ pub fn outcome_class(o: &Outcome) -> &'static str {
         Outcome::Accepted => "accepted",
         Outcome::Committed { .. } => "committed",
         Outcome::Rejected { .. } => "rejected",
+        Outcome::Lost { .. } => "lost",
         Outcome::TimedOut { .. } => "timed-out",
         Outcome::Value { stale: Some(_), .. } => "stale",
         Outcome::Value { .. } => "value",

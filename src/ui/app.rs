@@ -6,15 +6,19 @@
 
 use yew::prelude::*;
 
+use crate::sim::announce::Announcer;
+use crate::sim::change;
+use crate::sim::client::Outcome;
 use crate::sim::event::EventKind;
 use crate::sim::history::Timeline;
 use crate::sim::{share, Action, Options, TICK_MS};
 
 use super::dom::{self, FrameClock, KeyListener};
 use super::forms::Forms;
+use super::keys;
 use super::lesson::Lesson;
 use super::pace::{self, Pace};
-use super::{log_view, page};
+use super::{event_log, log_view, page};
 
 pub use super::state::{LastAction, Msg, Tab, Theme, Ui, View};
 
@@ -22,6 +26,8 @@ pub use super::state::{LastAction, Msg, Tab, Theme, Ui, View};
 pub struct App {
     pub(super) tl: Timeline,
     pub(super) scenario: Option<Lesson>,
+    /// The comparison shown in compare mode (see `compare_view`).
+    pub(super) compare: Option<super::compare_view::Compare>,
     pub(super) ui: Ui,
     clock: FrameClock,
     last_ts: Option<f64>,
@@ -32,6 +38,10 @@ pub struct App {
     revealed_line: Option<usize>,
     dispatch: Callback<Msg>,
     _keys: Option<KeyListener>,
+    announcer: Announcer,
+    /// A wake-up is set for a held-back announcement (the run may be paused, with no frames
+    /// coming to flush it).
+    announce_waiting: bool,
 }
 
 impl App {
@@ -65,7 +75,11 @@ impl App {
         }
         let scn = action.to_scn();
         let etcdctl = action.etcdctl();
+        let heal = matches!(action, Action::Heal);
         let r = self.tl_mut().act(action);
+        if heal && r.is_ok() {
+            self.ui.forms.after_heal();
+        }
         let at = self.tl().sim().now;
         self.ui.history.push(LastAction {
             scn,
@@ -134,6 +148,7 @@ impl App {
         }
         self.tl = Timeline::new(n, opts);
         self.scenario = None;
+        self.compare = None;
         self.ui.selected_node = None;
         self.ui.selected_msg = None;
         self.ui.history.clear();
@@ -180,6 +195,7 @@ impl App {
             }
         }
         self.watch_violations();
+        self.announce();
         let still = self.ui.playing || self.scenario.as_ref().is_some_and(|l| l.playing);
         if still {
             self.clock.request();
@@ -203,6 +219,29 @@ impl App {
         if self.ui.presenter != on {
             self.ui.presenter = on;
             dom::fullscreen(on);
+        }
+    }
+}
+
+/// Most events "next change" runs through looking for a change.
+const NEXT_CHANGE_LIMIT: u64 = 100_000;
+
+impl App {
+    /// Feeds the live region: notable events since the last look, at most one announcement
+    /// per [`crate::sim::announce::MIN_GAP_MS`]; a batch held back is sent by a timer.
+    fn announce(&mut self) {
+        let sim = match self.scenario.as_ref().and_then(|s| s.player.timeline()) {
+            Some(t) => t.sim(),
+            None => self.tl.sim(),
+        };
+        self.announcer.observe(sim);
+        let now = now_ms().unwrap_or(0.0);
+        if let Some(text) = self.announcer.take(now) {
+            self.ui.live = text;
+        } else if self.announcer.has_pending() && !self.announce_waiting {
+            let dispatch = self.dispatch.clone();
+            let wait = crate::sim::announce::MIN_GAP_MS as u32;
+            self.announce_waiting = dom::after(wait, move || dispatch.emit(Msg::Announce));
         }
     }
 }
@@ -239,7 +278,17 @@ impl Component for App {
             if dom::from_text_field(&e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
                 return;
             }
-            let Some(msg) = key_message(&e) else { return };
+            // Enter or space on a focused node selects it, like a click (not play/pause).
+            if matches!(e.key().as_str(), "Enter" | " " | "Spacebar") {
+                if let Some(id) = dom::focused_node(&e) {
+                    e.prevent_default();
+                    keys_link.send_message(Msg::SelectNode(Some(id)));
+                    return;
+                }
+            }
+            let Some(msg) = key_message(&e).or_else(|| keys::letter(&e.key())) else {
+                return;
+            };
             e.prevent_default();
             if e.key() == " " {
                 dom::blur_target(&e);
@@ -250,6 +299,7 @@ impl Component for App {
         let mut app = App {
             tl: Timeline::new(3, opts.clone()),
             scenario: None,
+            compare: None,
             ui: Ui {
                 playing: true,
                 pace: Pace::Teach,
@@ -271,6 +321,9 @@ impl Component for App {
                 welcome: true,
                 frame_ms: 0.0,
                 log_cols: log_view::DEFAULT_COLS,
+                step_line: None,
+                kinds_touched: false,
+                live: String::new(),
             },
             clock,
             last_ts: None,
@@ -280,15 +333,23 @@ impl Component for App {
             revealed_line: None,
             dispatch: ctx.link().callback(|m: Msg| m),
             _keys: keys,
+            announcer: Announcer::default(),
+            announce_waiting: false,
         };
         app.apply_location();
+        // Only what happens from now on is announced.
+        app.announcer = Announcer::new(app.tl().sim());
         app.sync_clock();
         app
     }
 
     fn update(&mut self, _ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
-            Msg::Frame(ts) => return self.frame(ts),
+            Msg::Frame(ts) => {
+                let changed = self.frame(ts);
+                self.sync_compare();
+                return changed;
+            }
             Msg::TogglePlay => self.toggle_play(),
             Msg::Pace(p) => self.ui.pace = p,
             Msg::StepTick => {
@@ -297,8 +358,35 @@ impl Component for App {
             }
             Msg::StepEvent => {
                 self.set_playing(false);
-                self.tl_mut().step_event();
+                self.ui.step_line = Some(match change::step_one(self.tl_mut()) {
+                    Some(c) => c.line(),
+                    None => "Nothing left to run: every node is stopped.".into(),
+                });
             }
+            Msg::NextChange => {
+                self.set_playing(false);
+                let c = change::step_to_next_change(self.tl_mut(), NEXT_CHANGE_LIMIT);
+                self.ui.step_line = Some(match c {
+                    Some(c) => c.line(),
+                    None => format!(
+                        "No change within the next {NEXT_CHANGE_LIMIT} events: every node is stopped or only timers run."
+                    ),
+                });
+            }
+            Msg::Command(c) => match keys::actions(c, self.tl().sim(), &self.ui) {
+                Ok(list) => return Component::update(self, _ctx, Msg::Acts(list)),
+                Err(e) => self.ui.notice = Some(e),
+            },
+            Msg::LessonContinue => {
+                // Free play has no lesson to continue; a loaded scenario runs to its next pause.
+                let m = match self.scenario.as_ref() {
+                    Some(l) if l.done() => return false,
+                    Some(_) => Msg::LessonPlay(true),
+                    None => return false,
+                };
+                self.lesson_update(m);
+            }
+            Msg::Announce => self.announce_waiting = false,
             Msg::BackTick => {
                 self.set_playing(false);
                 let t = self.tl().sim().now.saturating_sub(TICK_MS);
@@ -324,13 +412,19 @@ impl Component for App {
             Msg::Acts(list) => {
                 for a in list {
                     let before = self.ui.history.len();
+                    let last_req = self.tl().sim().requests.keys().last().copied();
                     self.act(a);
                     let failed = self
                         .ui
                         .history
                         .get(before)
                         .is_some_and(|h| h.error.is_some());
-                    if failed {
+                    // A refused request (a member add without a leader) ends the list too:
+                    // what follows it (starting that member) would be doomed.
+                    let refused = self.tl().sim().requests.values().last().is_some_and(|r| {
+                        Some(r.id) != last_req && matches!(r.outcome, Outcome::Rejected { .. })
+                    });
+                    if failed || refused {
                         break;
                     }
                 }
@@ -360,6 +454,9 @@ impl Component for App {
                 self.ui.forms.groups.insert(id, g);
             }
             Msg::ToggleKind(k) => {
+                // Start from what is shown (everything, while paused and untouched).
+                self.ui.hidden_kinds = event_log::hidden_kinds(&self.ui);
+                self.ui.kinds_touched = true;
                 if let Some(i) = self.ui.hidden_kinds.iter().position(|h| *h == k) {
                     self.ui.hidden_kinds.remove(i);
                 } else {
@@ -367,6 +464,7 @@ impl Component for App {
                 }
             }
             Msg::AllKinds(show) => {
+                self.ui.kinds_touched = true;
                 self.ui.hidden_kinds = if show {
                     Vec::new()
                 } else {
@@ -434,6 +532,8 @@ impl Component for App {
             Msg::None => return false,
         }
         self.watch_violations();
+        self.sync_compare();
+        self.announce();
         true
     }
 
@@ -457,6 +557,7 @@ impl Component for App {
             sim: tl.sim(),
             ui: &self.ui,
             scenario: self.scenario.as_ref(),
+            compare: self.compare.as_ref(),
             link: ctx.link(),
             dispatch: self.dispatch.clone(),
         };

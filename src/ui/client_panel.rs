@@ -10,6 +10,7 @@ use super::action_bar::request_line;
 use super::app::{Msg, View};
 use super::forms::{node_select, parse_node, Field};
 use super::glossary::tip;
+use super::keys;
 
 fn input(v: &View, field: Field, value: &str, label: &str) -> Html {
     let oninput = v.link.callback(move |e: InputEvent| {
@@ -56,7 +57,7 @@ pub fn render(v: &View) -> Html {
                     { "=" }
                     { input(v, Field::PutValue, &f.put_value, "value to write") }
                     { node_select(v, Field::PutVia, &f.put_via, "write goes to", "to the leader", "via ") }
-                    <button class="primary" onclick={put_btn} aria-label="propose write" title={put_etcd.clone()}>{ "Propose" }</button>
+                    <button class="primary" onclick={put_btn} aria-label="propose write" title={format!("{put_etcd}{}", keys::hint("w"))}>{ "Propose" }</button>
                 </div>
                 <code class="etcdctl preview">{ put_etcd }</code>
             </fieldset>

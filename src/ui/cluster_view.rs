@@ -98,13 +98,18 @@ pub fn render(v: &View) -> Html {
         .collect::<Html>();
     let msgs = message_view::glyphs(v, &lay);
     let label = format!(
-        "cluster of {} nodes at t = {:.1} s",
+        "cluster of {} nodes at t = {:.1} s, {}",
         v.sim.nodes.len(),
-        v.sim.now as f64 / 1000.0
+        v.sim.now as f64 / 1000.0,
+        match v.sim.leader() {
+            Some(l) => format!("leader {}", node_name(l)),
+            None => "no leader".to_string(),
+        }
     );
     let empty = v.sim.nodes.is_empty();
     html! {
-        <svg class="cluster" role="img" aria-label={label}
+        // A group, not an image: the nodes inside are buttons.
+        <svg class="cluster" role="group" aria-label={label}
             viewBox={format!("0 0 {} {}", geometry::WIDTH, geometry::HEIGHT)}
             preserveAspectRatio="xMidYMid meet">
             <Hulls hulls={hulls} />
@@ -328,7 +333,7 @@ pub struct NodeProps {
     dispatch: Callback<Msg>,
 }
 
-fn role_name(n: &SimNode) -> &'static str {
+pub(super) fn role_name(n: &SimNode) -> &'static str {
     if n.status != Status::Running {
         return "down";
     }
@@ -517,12 +522,22 @@ fn NodeGlyph(p: &NodeProps) -> Html {
         })
         .collect::<Html>();
     let big = (r * 0.95).clamp(20.0, 40.0);
+    // The name says what is drawn, in the order it is read: "n2, leader, term 3, voted n2".
+    // The texts inside the button are in that order and spaced, so the name contains them;
+    // vote marks and the partition letter are drawn beside it, outside the button.
+    let name = format!(
+        "{}, {}, term {}, {vote}",
+        node_name(id),
+        p.status_label,
+        p.term
+    );
     html! {
+        <>
         <g class={class} data-node={node_name(id)} data-role={p.role} data-term={p.term.to_string()}
             data-status={p.status} data-vote={p.vote.to_string()}
             data-learner={p.learner.to_string()} data-commit={p.commit.to_string()}
             data-last-index={p.last_index.to_string()}
-            role="button" aria-label={format!("node {}", node_name(id))} tabindex="0" {onclick} {onkeydown}>
+            role="button" aria-label={name} aria-pressed={p.selected.to_string()} tabindex="0" {onclick} {onkeydown}>
             <title>{ title }</title>
             if p.selected {
                 <circle class="sel" cx={cx.clone()} cy={cy.clone()} r={fmt(ring_r + 8.0)} />
@@ -531,17 +546,23 @@ fn NodeGlyph(p: &NodeProps) -> Html {
             { leader_marks }
             <circle class="body" cx={cx.clone()} cy={cy.clone()} r={fmt(r)}
                 style={format!("--h:{}", term_hue(p.term))} />
-            <text class="nterm-label" x={cx.clone()} y={fmt(at.y - big * 0.55)} text-anchor="middle">{ "term" }</text>
-            <text class="nterm" x={cx.clone()} y={fmt(at.y + big * 0.42)} text-anchor="middle"
-                font-size={fmt(big)}>{ p.term.to_string() }</text>
             { cross }
             <text class="nid" x={cx.clone()} y={fmt(at.y + ring_r + 19.0)} text-anchor="middle">
                 { node_name(id) }<tspan class="nlabel">{ format!(" {}", p.status_label) }</tspan>
             </text>
+            { " " }
+            <text class="nterm-label" x={cx.clone()} y={fmt(at.y - big * 0.55)} text-anchor="middle">{ "term" }</text>
+            { " " }
+            <text class="nterm" x={cx.clone()} y={fmt(at.y + big * 0.42)} text-anchor="middle"
+                font-size={fmt(big)}>{ p.term.to_string() }</text>
+            { " " }
             <text class="nvote" x={cx} y={fmt(at.y + ring_r + 34.0)} text-anchor="middle">{ vote }</text>
+        </g>
+        <g class="node-marks" aria-hidden="true">
             { votes }
             { badge }
         </g>
+        </>
     }
 }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use yew::prelude::*;
 
 use crate::raft::NodeId;
+use crate::sim::health::HalfStatus;
 use crate::sim::{Sim, Status};
 
 use super::app::View;
@@ -31,15 +32,15 @@ fn why_not(sim: &Sim, id: NodeId) -> Option<String> {
     }
 }
 
-fn half(sim: &Sim, label: &str, ids: &BTreeSet<NodeId>) -> (String, usize) {
-    let q = ids.len() / 2 + 1;
-    let reach = match sim.reachable_voters(ids) {
+fn half(label: &str, h: &HalfStatus) -> String {
+    let reach = match h.reachable {
         Some(r) => format!(", {r} reachable"),
         None => ", no leader".to_string(),
     };
-    (
-        format!("{label}quorum {q} of {} voters{reach}", ids.len()),
-        q,
+    format!(
+        "{label}quorum {} of {} voters{reach}",
+        h.quorum,
+        h.voters.len()
     )
 }
 
@@ -47,9 +48,16 @@ fn half(sim: &Sim, label: &str, ids: &BTreeSet<NodeId>) -> (String, usize) {
 pub fn render(v: &View) -> Html {
     let sim = v.sim;
     let cfg = sim.config();
-    let joint = cfg.is_joint();
-    let (main, q) = half(sim, if joint { "new voters: " } else { "" }, &cfg.voters);
-    let outgoing = joint.then(|| half(sim, "old voters: ", &cfg.outgoing));
+    // The simulator says what the quorum is and whether the leader has it; the view only
+    // words it.
+    let status = sim.quorum_status();
+    let joint = status.outgoing.is_some();
+    let main = half(if joint { "new voters: " } else { "" }, &status.incoming);
+    let q = status.incoming.quorum;
+    let outgoing = status
+        .outgoing
+        .as_ref()
+        .map(|o| (half("old voters: ", o), o.quorum));
     let down: Vec<String> = cfg
         .all_voters()
         .iter()
@@ -57,7 +65,7 @@ pub fn render(v: &View) -> Html {
         .collect();
     let mut learners: BTreeSet<NodeId> = cfg.learners.clone();
     learners.extend(cfg.learners_next.iter().copied());
-    let leader = match sim.leader() {
+    let leader = match status.leader {
         Some(l) => format!(
             "leader {} (term {})",
             node_name(l),
@@ -65,12 +73,8 @@ pub fn render(v: &View) -> Html {
         ),
         None => "no leader".to_string(),
     };
-    let reach = sim.reachable_voters(&cfg.voters);
-    let has_quorum = reach.is_some_and(|r| r >= q)
-        && outgoing.as_ref().is_none_or(|(_, oq)| {
-            sim.reachable_voters(&cfg.outgoing)
-                .is_some_and(|r| r >= *oq)
-        });
+    let reach = status.incoming.reachable;
+    let has_quorum = status.has_quorum;
     html! {
         <div class={classes!("quorum", (!has_quorum).then_some("lost"))}
             data-quorum={q.to_string()} data-voters={cfg.voters.len().to_string()}

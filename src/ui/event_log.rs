@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::sim::event::{Event, EventKind};
 
-use super::app::{Msg, View};
+use super::app::{Msg, Ui, View};
 use super::glossary::tip;
 use super::style::{node_name, secs};
 
@@ -57,9 +57,19 @@ fn violations(v: &View) -> Html {
     }
 }
 
+/// The kinds hidden now. While paused or stepping, every kind shows until the person changes
+/// the filters, so a step's vote or replication event (a delivery) is never hidden.
+pub fn hidden_kinds(ui: &Ui) -> Vec<EventKind> {
+    if !ui.playing && !ui.kinds_touched {
+        Vec::new()
+    } else {
+        ui.hidden_kinds.clone()
+    }
+}
+
 /// The panel.
 pub fn render(v: &View) -> Html {
-    let hidden = &v.ui.hidden_kinds;
+    let hidden = &hidden_kinds(v.ui);
     let chips = EventKind::ALL
         .iter()
         .map(|k| {
@@ -91,8 +101,8 @@ pub fn render(v: &View) -> Html {
             { violations(v) }
             <div class="chips" role="group" aria-label="event filters">
                 { chips }
-                <button class="link-btn" onclick={all} aria-label="show all event kinds">{ "all" }</button>
-                <button class="link-btn" onclick={none} aria-label="hide all event kinds">{ "none" }</button>
+                <button class="link-btn" onclick={all} title="show all event kinds">{ "all" }</button>
+                <button class="link-btn" onclick={none} title="hide all event kinds">{ "none" }</button>
             </div>
             <EventList {events} />
         </section>
@@ -120,5 +130,6 @@ fn EventList(p: &ListProps) -> Html {
             }
         })
         .collect::<Html>();
-    html! { <ol class="event-list" reversed=true>{ items }</ol> }
+    // Focusable, so the list scrolls by keyboard too.
+    html! { <ol class="event-list" reversed=true tabindex="0" aria-label="events, newest first">{ items }</ol> }
 }

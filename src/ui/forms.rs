@@ -113,6 +113,15 @@ impl Forms {
         }
     }
 
+    /// After the network was healed, the Network tab's fault fields show no fault again:
+    /// no partition groups, no cut link, no loss.
+    pub fn after_heal(&mut self) {
+        self.groups.clear();
+        self.cut_a.clear();
+        self.cut_b.clear();
+        self.loss = "0".into();
+    }
+
     /// Stores a field's new value.
     pub fn set(&mut self, field: Field, v: String) {
         let flag = v == "true";

@@ -4,18 +4,7 @@ use yew::prelude::*;
 
 use super::app::{Msg, View};
 use super::glossary::CONCEPTS;
-
-const KEYS: &[(&str, &str)] = &[
-    ("space", "play / pause"),
-    ("→", "one tick forward (shift: one event)"),
-    ("←", "one tick back (shift: one event)"),
-    (
-        "p or f",
-        "presenter mode: only the picture, the narration and the step controls",
-    ),
-    ("?", "this help"),
-    ("Esc", "close help, leave presenter mode, deselect"),
-];
+use super::keys::SHORTCUTS;
 
 const LEGEND: &[(&str, &str)] = &[
     ("♛ thick double ring", "leader"),
@@ -47,9 +36,9 @@ const LEGEND: &[(&str, &str)] = &[
 /// The overlay.
 pub fn render(v: &View) -> Html {
     let close = v.link.callback(|_| Msg::Help(Some(false)));
-    let keys = KEYS
+    let keys = SHORTCUTS
         .iter()
-        .map(|(k, d)| html! { <tr><th scope="row"><kbd>{ *k }</kbd></th><td>{ *d }</td></tr> })
+        .map(|k| html! { <tr data-shortcut={k.key}><th scope="row"><kbd>{ k.key }</kbd></th><td>{ k.what }</td></tr> })
         .collect::<Html>();
     let legend = LEGEND
         .iter()

@@ -39,6 +39,7 @@ impl App {
                     self.sync_reset_form(tl.initial_size(), tl.initial_options().seed);
                 }
                 self.scenario = Some(Lesson::new(player, name, preset));
+                self.start_compare(text, &[], true);
                 self.ui.script_error = None;
                 self.ui.selected_node = None;
                 self.ui.selected_msg = None;

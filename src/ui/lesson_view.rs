@@ -7,6 +7,7 @@ use yew::prelude::*;
 use crate::sim::presets::{GROUPS, PRESETS};
 
 use super::app::{Msg, View};
+use super::keys;
 use super::lesson::{Lesson, LESSON_SPEEDS};
 use super::pace::Pace;
 use super::style::secs;
@@ -28,7 +29,7 @@ fn speeds(v: &View, l: &Lesson) -> Html {
             let on = (l.speed - s).abs() < 1e-9;
             html! {
                 <button class={classes!("seg", on.then_some("on"))} aria-pressed={on.to_string()}
-                    aria-label={format!("lesson speed {s} times the teaching pace")}
+                    aria-label={format!("{} (lesson speed {s} times the teaching pace)", speed_label(s))}
                     onclick={v.link.callback(move |_| Msg::LessonSpeed(s))}>{ speed_label(s) }</button>
             }
         })
@@ -52,7 +53,7 @@ fn end_card(v: &View, l: &Lesson) -> Html {
             }
             <div class="row wrap">
                 if let Some(n) = next {
-                    <button class="primary" aria-label="next lesson" onclick={link.callback(move |_| Msg::StartLesson(n.id))}>
+                    <button class="primary" title="next lesson" onclick={link.callback(move |_| Msg::StartLesson(n.id))}>
                         { format!("Next: {} ▶", n.title()) }
                     </button>
                 }
@@ -102,6 +103,8 @@ pub fn dock(v: &View) -> Html {
     };
     let go_aria = if playing {
         "pause the lesson"
+    } else if start {
+        "start the lesson"
     } else {
         "continue the scenario"
     };
@@ -122,7 +125,7 @@ pub fn dock(v: &View) -> Html {
                     aria-label="replay this step" title="play the last step again">{ "⟲" }</button>
                 if !done {
                     <button class="primary go" onclick={link.callback(move |_| Msg::LessonPlay(!playing))}
-                        aria-label={go_aria}>{ go_label }</button>
+                        aria-label={go_aria} title={format!("play to the next explanation{}", keys::hint("l"))}>{ go_label }</button>
                 }
                 { speeds(v, l) }
                 if playing {
@@ -149,9 +152,8 @@ pub fn lesson_list(v: &View) -> Html {
                     html! {
                         <li>
                             <button class="link-btn lesson-link" title={p.description()}
-                                aria-label={format!("start lesson {}", p.title())}
                                 data-lesson={id} onclick={v.link.callback(move |_| Msg::StartLesson(id))}>
-                                <span class="lesson-no">{ n.to_string() }</span>{ p.title() }
+                                <span class="lesson-no">{ n.to_string() }</span>{ " " }{ p.title() }
                             </button>
                         </li>
                     }
@@ -185,7 +187,7 @@ pub fn welcome(v: &View) -> Html {
                 <span class="narrow-only">{ "above" }</span>
                 { " is live: click a node to crash it, cut links, write values. Or follow a lesson that explains each step." }
             </p>
-            <button class="primary big" aria-label="start lesson 1" onclick={link.callback(move |_| Msg::StartLesson(first.id))}>
+            <button class="primary big" onclick={link.callback(move |_| Msg::StartLesson(first.id))}>
                 { format!("Start lesson 1: {} ▶", first.title()) }
             </button>
             <details class="lessons">

@@ -1,63 +1,48 @@
 //! The page address: `?embed=1`, `?preset=ID`, `?n=`, `?seed=`, `?speed=`, `?paused=1`,
-//! `?theme=`, `?present=1`, and a shared run in `#run=...`. Bad values give a notice, never a
-//! panic.
+//! `?theme=`, `?present=1`, a shared run in `#run=...`, and `compare=OPT=V,...` (compare
+//! mode for the preset or shared run), validated by `sim::launch`. Bad values give one
+//! notice, never a panic, and the controls show the values in force.
 
+use crate::sim::launch::{self, Source, ThemeChoice};
 use crate::sim::player::Player;
+use crate::sim::presets;
 use crate::sim::scenario::Script;
-use crate::sim::share;
 
 use super::app::{App, Theme};
+use super::compare_view;
 use super::dom;
-use super::pace::Pace;
-
-fn truthy(v: &str) -> bool {
-    v.is_empty() || v == "1" || v == "true"
-}
+use super::pace::{Pace, FIXED};
 
 impl App {
-    /// Applies the page address's settings (query and hash both count).
+    /// Applies the page address's settings (query and hash both count), validated once by
+    /// [`launch::parse`]: every control shows the value in force, and every bad parameter is
+    /// named in one notice.
     pub(super) fn apply_location(&mut self) {
         let (query, hash) = dom::location_parts();
-        let mut params = dom::pairs(&query);
-        params.extend(dom::pairs(&hash));
-        for (k, v) in &params {
-            match k.as_str() {
-                "embed" => self.ui.embed = truthy(v),
-                "speed" => match Pace::parse(v) {
-                    Some(p) => self.ui.pace = p,
-                    None => {
-                        self.ui.notice = Some(format!(
-                            "speed must be 'teach' or a positive number, not '{v}'"
-                        ))
-                    }
-                },
-                "paused" => self.ui.playing = !truthy(v),
-                "present" => self.ui.presenter = truthy(v),
-                "theme" => {
-                    self.ui.theme = match v.as_str() {
-                        "dark" => Theme::Dark,
-                        "light" => Theme::Light,
-                        _ => Theme::Auto,
-                    }
-                }
-                _ => {}
-            }
+        // The speed selector's values: "teach" and the fixed speeds.
+        let mut offered = vec!["teach".to_string()];
+        offered.extend(FIXED.iter().map(|s| s.to_string()));
+        let offered: Vec<&str> = offered.iter().map(String::as_str).collect();
+        let l = launch::parse(&query, &hash, &offered);
+        self.ui.embed = l.embed;
+        self.ui.presenter = l.present;
+        if let Some(p) = l.speed.as_deref().and_then(Pace::parse) {
+            self.ui.pace = p;
         }
-        let get = |key: &str| {
-            params
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.clone())
-        };
-        if get("n").is_some() || get("seed").is_some() {
-            if let Some(n) = get("n") {
-                self.ui.forms.reset_n = n;
-            }
-            if let Some(s) = get("seed") {
-                self.ui.forms.reset_seed = s;
-            }
-            self.reset();
+        if let Some(p) = l.paused {
+            self.ui.playing = !p;
         }
+        if let Some(t) = l.theme {
+            self.ui.theme = match t {
+                ThemeChoice::Dark => Theme::Dark,
+                ThemeChoice::Light => Theme::Light,
+                ThemeChoice::Auto => Theme::Auto,
+            };
+        }
+        self.ui.forms.reset_n = l.n.to_string();
+        self.ui.forms.reset_seed = l.seed.to_string();
+        self.reset();
+        self.ui.forms.preset.clear();
         if self.ui.embed || self.ui.presenter {
             self.ui.welcome = false;
         }
@@ -65,20 +50,36 @@ impl App {
             // A small frame has no room for it; the reader of an embed can open it.
             self.ui.legend = false;
         }
-        if let Some(run) = get("run") {
-            self.ui.welcome = false;
-            match share::decode(&run) {
-                Ok(text) => self.load_shared(&text),
-                Err(e) => {
-                    self.ui.notice = Some(format!(
-                        "The share link in the address could not be opened: {e}. A new cluster was started instead."
-                    ));
+        let mut problems = l.problems.clone();
+        let compare_with = l.compare.as_deref().map(compare_view::parse_with);
+        if let Some(Err(e)) = &compare_with {
+            problems.push(e.clone());
+        }
+        let compare_with = compare_with.and_then(Result::ok);
+        match &l.source {
+            Source::Fresh => {}
+            Source::Shared(text) => {
+                self.ui.welcome = false;
+                self.load_shared(text);
+                if let Some(w) = &compare_with {
+                    self.start_compare(text, w, false);
                 }
             }
-        } else if let Some(id) = get("preset") {
-            if self.load_preset(&id) {
-                self.ui.playing = false;
+            Source::Preset(id) => {
+                if self.load_preset(id) {
+                    self.ui.playing = false;
+                    if let (Some(w), Some(p)) = (&compare_with, presets::find(id)) {
+                        self.start_compare(p.text, w, true);
+                    }
+                }
             }
+        }
+        if !problems.is_empty() {
+            let mine = problems.join(" ");
+            self.ui.notice = Some(match self.ui.notice.take() {
+                Some(n) => format!("{mine} {n}"),
+                None => mine,
+            });
         }
     }
 

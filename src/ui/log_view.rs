@@ -73,7 +73,7 @@ pub fn render(v: &View) -> Html {
                     <div class="log-label head">{ "index" }</div>
                     { labels }
                 </div>
-                <div class="log-scroll">
+                <div class="log-scroll" tabindex="0" role="region" aria-label="logs, scroll sideways for older entries">
                     <div class="log-grid" style={format!("width:{width}px")}>
                         if hidden > 0 {
                             <button class="link-btn earlier" onclick={v.link.callback(|_| Msg::MoreLog)}

@@ -22,14 +22,14 @@ fn text_input(v: &View, field: Field, value: &str, label: &str, placeholder: &st
     }
 }
 
-fn checkbox(v: &View, field: Field, on: bool, label: &str, concept: &str) -> Html {
+fn checkbox(v: &View, field: Field, on: bool, label: &str, concept: &str, disabled: bool) -> Html {
     let onchange = v.link.callback(move |e: Event| {
         let i: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::Field(field, i.checked().to_string())
     });
     html! {
         <label class="check" title={tip(concept).to_string()}>
-            <input type="checkbox" checked={on} {onchange} aria-label={label.to_string()} />{ label.to_string() }
+            <input type="checkbox" checked={on} {onchange} {disabled} aria-label={label.to_string()} />{ label.to_string() }
         </label>
     }
 }
@@ -53,9 +53,12 @@ pub fn render(v: &View) -> Html {
         .as_ref()
         .and_then(|a| a.etcdctl())
         .unwrap_or_else(|| "type a node id like n4".into());
+    // A member added with a wrong peer URL never comes up, so starting it would only add a
+    // doomed line to the run: the box is off and disabled while "misconfigured" is ticked.
+    let start_now = f.add_start && !f.add_misconfigured;
     let add_btn = match (add, id) {
         (Some(a), Some(node)) => {
-            let list = if f.add_start {
+            let list = if start_now {
                 vec![a, Action::Start(node)]
             } else {
                 vec![a]
@@ -104,10 +107,10 @@ pub fn render(v: &View) -> Html {
     let joint_btn = match joint {
         Ok(a) => {
             let scn = a.to_scn();
-            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} title={scn} aria-label="apply joint change">{ "Change together" }</button> }
+            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} title={scn} aria-label="change together">{ "Change together" }</button> }
         }
         Err(e) => {
-            html! { <button disabled=true title={e} aria-label="apply joint change">{ "Change together" }</button> }
+            html! { <button disabled=true title={e} aria-label="change together">{ "Change together" }</button> }
         }
     };
     html! {
@@ -125,8 +128,8 @@ pub fn render(v: &View) -> Html {
                     </label>
                 </div>
                 <div class="row wrap">
-                    { checkbox(v, Field::AddMisconfigured, f.add_misconfigured, "misconfigured peer URL", "misconfigured") }
-                    { checkbox(v, Field::AddStart, f.add_start, "start its process now", "misconfigured") }
+                    { checkbox(v, Field::AddMisconfigured, f.add_misconfigured, "misconfigured peer URL", "misconfigured", false) }
+                    { checkbox(v, Field::AddStart, start_now, "start its process now", "misconfigured", f.add_misconfigured) }
                 </div>
                 <div class="row">{ add_btn }</div>
                 <code class="etcdctl preview" data-etcdctl-preview="">{ preview }</code>

@@ -278,7 +278,7 @@ pub fn detail(v: &View) -> Html {
                 }
             </div>
             <div class="buttons">
-                <button class="danger" onclick={drop} aria-label="drop this message">{ "Drop it" }</button>
+                <button class="danger" onclick={drop} aria-label="drop this message">{ "Drop this message" }</button>
                 <button onclick={close} aria-label="close message details">{ "Close" }</button>
             </div>
         </div>

@@ -9,6 +9,7 @@ use crate::sim::{Action, Status};
 use super::app::{Msg, View};
 use super::forms::{node_select, parse_node, Field};
 use super::glossary::tip;
+use super::keys;
 use super::style::{group_letter, node_name};
 
 fn partition_action(v: &View) -> Option<Action> {
@@ -95,6 +96,7 @@ pub fn render(v: &View) -> Html {
     let part_btn = match part {
         Some(a) => {
             let title = a.to_scn();
+            let title = format!("{title}{}", keys::hint("s"));
             html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} title={title} aria-label="partition the network into these groups">{ "Partition" }</button> }
         }
         None => {
@@ -107,10 +109,10 @@ pub fn render(v: &View) -> Html {
     };
     let cut_btn = match cut {
         Some(a) => {
-            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} aria-label="cut this link">{ "Cut link" }</button> }
+            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} aria-label="cut link">{ "Cut link" }</button> }
         }
         None => {
-            html! { <button disabled=true aria-label="cut this link" title="choose both ends">{ "Cut link" }</button> }
+            html! { <button disabled=true aria-label="cut link" title="choose both ends">{ "Cut link" }</button> }
         }
     };
     let loss_in = link.callback(|e: InputEvent| {
@@ -143,7 +145,7 @@ pub fn render(v: &View) -> Html {
             <fieldset>
                 <legend title={tip("partition")}>{ "Partition into groups" }</legend>
                 { group_rows }
-                <div class="row">{ part_btn }<button onclick={heal.clone()} aria-label="heal the network">{ "Heal all" }</button></div>
+                <div class="row">{ part_btn }<button onclick={heal.clone()} title={format!("heal the network: no partition, cut link or loss{}", keys::hint("h"))}>{ "Heal all" }</button></div>
             </fieldset>
             <fieldset>
                 <legend title={tip("cut link")}>{ "Cut one link" }</legend>

@@ -8,6 +8,7 @@ use crate::sim::{Action, SimNode, Status};
 use super::action_bar::request_line;
 use super::app::{Msg, View};
 use super::glossary::tip;
+use super::keys;
 use super::style::node_name;
 
 fn chooser(v: &View) -> Html {
@@ -30,9 +31,15 @@ fn chooser(v: &View) -> Html {
 }
 
 fn button(v: &View, label: &str, concept: &str, action: Action, class: &'static str) -> Html {
+    let key = match action {
+        Action::Kill(_) | Action::Restart(_) => keys::hint("k"),
+        Action::Isolate(_) => keys::hint("i"),
+        Action::Campaign(_) => keys::hint("c"),
+        _ => String::new(),
+    };
     let title = match action.etcdctl() {
-        Some(e) => format!("{} — etcdctl: {e}", tip(concept)),
-        None => tip(concept).to_string(),
+        Some(e) => format!("{} — etcdctl: {e}{key}", tip(concept)),
+        None => format!("{}{key}", tip(concept)),
     };
     let aria = format!("{label} ({})", action.to_scn());
     let onclick = v.link.callback(move |_| Msg::Act(action.clone()));

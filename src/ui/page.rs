@@ -8,10 +8,11 @@
 use yew::prelude::*;
 
 use super::app::{Msg, Theme, View};
+use super::keys;
 use super::location::full_app_url;
 use super::{
-    action_bar, cluster_view, config_view, event_log, help, lesson_view, log_view, message_view,
-    progress_view, tabs, timeline_bar, toolbar,
+    action_bar, cluster_view, compare_view, config_view, event_log, help, lesson_view, log_view,
+    message_view, progress_view, tabs, timeline_bar, toolbar,
 };
 
 fn theme_class(t: Theme) -> &'static str {
@@ -44,6 +45,14 @@ fn status(v: &View) -> Html {
     }
 }
 
+/// The one polite live region: elections, leaders, step-downs, commits and refusals, batched
+/// and rate-limited by the app (`sim::announce`).
+fn live(v: &View) -> Html {
+    html! {
+        <div class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-live="">{ v.ui.live.clone() }</div>
+    }
+}
+
 fn notice(v: &View) -> Html {
     let Some(n) = &v.ui.notice else {
         return html! {};
@@ -68,7 +77,7 @@ fn stage_picture(v: &View) -> Html {
                     <button class="icon" onclick={link.callback(|_| Msg::Presenter(None))}
                         aria-label={if v.ui.presenter { "leave presenter mode" } else { "presenter mode" }}
                         aria-pressed={v.ui.presenter.to_string()}
-                        title="presenter mode: only the picture, the narration and the step controls (p)">
+                        title={format!("presenter mode: only the picture, the narration and the step controls{}", keys::hint("p"))}>
                         { if v.ui.presenter { "⤡" } else { "⤢" } }
                     </button>
                 }
@@ -79,6 +88,14 @@ fn stage_picture(v: &View) -> Html {
 }
 
 fn stage(v: &View) -> Html {
+    if let Some(c) = v.compare {
+        // Compare mode: both runs follow the script, so no actions and no single log.
+        return html! {
+            <section class="stage compare-stage" aria-label="comparison">
+                { compare_view::render(v, c) }
+            </section>
+        };
+    }
     html! {
         <section class="stage" aria-label="cluster">
             { stage_picture(v) }
@@ -102,6 +119,7 @@ pub fn render(v: &View) -> Html {
         return html! {
             <div class={classes!("app", "embed", theme, lesson.then_some("with-lesson"))}>
                 { status(v) }
+                { live(v) }
                 { notice(v) }
                 <div class="embed-bar">
                     if !lesson {
@@ -134,6 +152,7 @@ pub fn render(v: &View) -> Html {
     html! {
         <div class={classes}>
             { status(v) }
+            { live(v) }
             if !ui.presenter {
                 { toolbar::render(v) }
                 { timeline_bar::render(v) }
@@ -152,7 +171,7 @@ pub fn render(v: &View) -> Html {
                     if side_controls {
                         <div class="side-head">
                             <button class="link-btn" onclick={link.callback(|_| Msg::Controls(Some(false)))}
-                                aria-label="hide the controls" title="more room for the picture">{ "hide controls ⇥" }</button>
+                                aria-label="hide controls" title="more room for the picture">{ "hide controls ⇥" }</button>
                         </div>
                         { tabs::render(v) }
                         { progress_view::render(v) }

@@ -159,9 +159,9 @@ fn script(v: &View, s: &Lesson) -> Html {
                     aria-label="close the scenario and keep playing freely">{ "close" }</button>
             </div>
             <div class="row wrap">
-                <button onclick={link.callback(|_| Msg::PlayerStep)} disabled={done} aria-label="step one line">{ "Step line" }</button>
+                <button onclick={link.callback(|_| Msg::PlayerStep)} disabled={done} title="run one scenario line">{ "Step line" }</button>
                 <button onclick={link.callback(|_| Msg::PlayerContinue)} disabled={done}
-                    aria-label="run to the next narration" title="at once, without animation">{ "Run to next pause" }</button>
+                    aria-label="run to next pause" title="run to the next narration at once, without animation">{ "Run to next pause" }</button>
                 <button onclick={link.callback(|_| Msg::PlayerRunTo(usize::MAX))} disabled={done} aria-label="run all lines">{ "Run all" }</button>
                 <span class="progress-text">
                     { format!("{at} of {total} lines run") }
@@ -174,7 +174,7 @@ fn script(v: &View, s: &Lesson) -> Html {
             </div>
             <details class="show-script">
                 <summary>{ "show script" }</summary>
-                <ol class="lines">{ lines }</ol>
+                <ol class="lines" tabindex="0" aria-label="scenario lines">{ lines }</ol>
             </details>
         </div>
     }

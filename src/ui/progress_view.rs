@@ -73,7 +73,7 @@ pub fn render(v: &View) -> Html {
     html! {
         <section class="progress panel" aria-label="leader's progress">
             <h2>{ format!("Leader {}'s progress (last index {last})", node_name(raft.id)) }</h2>
-            <div class="table-wrap"><table class="grid">
+            <div class="table-wrap" tabindex="0" role="region" aria-label="progress table"><table class="grid">
                 <thead>
                     <tr>
                         <th scope="col">{ "member" }</th>

@@ -20,9 +20,9 @@ pub fn render(v: &View) -> Html {
                 { format!("This run: {} recorded action{} — options, seed and every action with its time, so it replays identically here and in `raftlab run`.", actions, if actions == 1 { "" } else { "s" }) }
             </p>
             <div class="row wrap">
-                <button onclick={link.callback(|_| Msg::ExportScn)} aria-label="export run as scn">{ "⬇ Export .scn" }</button>
-                <button onclick={link.callback(|_| Msg::ExportTrace)} aria-label="export event trace as json">{ "⬇ Event trace JSON" }</button>
-                <button class="primary" onclick={link.callback(|_| Msg::ShareLink)} aria-label="make share link">{ "Share link" }</button>
+                <button onclick={link.callback(|_| Msg::ExportScn)} aria-label="export .scn" title="download the run as a scenario file">{ "⬇ Export .scn" }</button>
+                <button onclick={link.callback(|_| Msg::ExportTrace)} aria-label="event trace JSON" title="download the event trace as JSON">{ "⬇ Event trace JSON" }</button>
+                <button class="primary" onclick={link.callback(|_| Msg::ShareLink)} aria-label="share link" title="make a link that replays this run">{ "Share link" }</button>
             </div>
             if let Some(url) = &v.ui.share_link {
                 <label class="field block">{ "share link (copied to the clipboard when allowed)" }
@@ -36,7 +36,7 @@ pub fn render(v: &View) -> Html {
             }
             <details>
                 <summary>{ "the run as a scenario" }</summary>
-                <pre class="scn-preview" data-export-scn="">{ scn }</pre>
+                <pre class="scn-preview" data-export-scn="" tabindex="0" aria-label="exported scenario">{ scn }</pre>
             </details>
         </div>
     }

@@ -11,6 +11,7 @@ use crate::sim::{Action, Sim};
 
 use super::app::App;
 use super::forms::{Field, Forms};
+use super::keys::Command;
 use super::lesson::Lesson;
 use super::pace::Pace;
 
@@ -72,6 +73,12 @@ pub struct Ui {
     pub frame_ms: f64,
     /// How many log columns (the newest) are drawn.
     pub log_cols: u64,
+    /// The last step's event and what it changed, in words.
+    pub step_line: Option<String>,
+    /// Whether the person changed the event filters (until then, stepping shows every kind).
+    pub kinds_touched: bool,
+    /// What the polite live region says now.
+    pub live: String,
 }
 
 /// Messages to the app: everything a person (or the animation clock) can do.
@@ -81,6 +88,14 @@ pub enum Msg {
     Pace(Pace),
     StepTick,
     StepEvent,
+    /// Steps past quiet timer ticks to the next event that changes something.
+    NextChange,
+    /// A letter shortcut that needs the current state to become actions.
+    Command(Command),
+    /// Continue the loaded lesson or scenario to its next pause (key `l`).
+    LessonContinue,
+    /// A held-back live-region announcement is due.
+    Announce,
     BackTick,
     BackEvent,
     Seek(u64),
@@ -136,6 +151,8 @@ pub struct View<'a> {
     pub sim: &'a Sim,
     pub ui: &'a Ui,
     pub scenario: Option<&'a Lesson>,
+    /// The comparison shown in two panes instead of the single drawing, if any.
+    pub compare: Option<&'a super::compare_view::Compare>,
     pub link: &'a Scope<App>,
     /// Sends a message to the app; the same callback every frame, so components that take
     /// it as an input still compare equal when nothing else changed.

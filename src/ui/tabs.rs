@@ -14,6 +14,13 @@ const TABS: [(Tab, &str); 6] = [
     (Tab::Share, "Export / share"),
 ];
 
+fn tab_name(t: Tab) -> String {
+    TABS.iter()
+        .find(|(x, _)| *x == t)
+        .map(|(_, l)| format!("{l} panel"))
+        .unwrap_or_default()
+}
+
 /// The tab bar and the chosen panel.
 pub fn render(v: &View) -> Html {
     let bar = TABS
@@ -39,7 +46,7 @@ pub fn render(v: &View) -> Html {
     html! {
         <section class="tabs panel" aria-label="actions">
             <div class="tab-bar" role="tablist">{ bar }</div>
-            <div class="tab-body" role="tabpanel">{ body }</div>
+            <div class="tab-body" role="tabpanel" tabindex="0" aria-label={tab_name(v.ui.tab)}>{ body }</div>
         </section>
     }
 }

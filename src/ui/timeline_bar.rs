@@ -9,6 +9,7 @@ use crate::sim::event::EventKind;
 
 use super::app::{Msg, View};
 use super::glossary::tip;
+use super::keys;
 use super::style::secs;
 
 /// At most this many markers are drawn (the scrubber is only so wide).
@@ -45,7 +46,11 @@ pub fn render(v: &View) -> Html {
         })
         .collect::<Html>();
     let past = !tl.at_head();
+    let step_line = v.ui.step_line.as_ref().map(|l| {
+        html! { <p class="step-line" data-step-line="" title="the event just applied, and what it changed">{ l.clone() }</p> }
+    });
     html! {
+        <>
         <div class="timeline" role="group" aria-label="timeline" title={tip("time travel")}>
             <button onclick={link.callback(|_| Msg::BackTick)} aria-label="step back one tick" title="back one tick (←)">{ "◀ tick" }</button>
             <button onclick={link.callback(|_| Msg::BackEvent)} aria-label="step back one event" title="back one event (shift+←)">{ "◀ event" }</button>
@@ -56,13 +61,18 @@ pub fn render(v: &View) -> Html {
             </div>
             <button onclick={link.callback(|_| Msg::StepEvent)} aria-label="step one event" title="one event (shift+→)">{ "event ▶" }</button>
             <button onclick={link.callback(|_| Msg::StepTick)} aria-label="step one tick" title="one tick (→)">{ "tick ▶" }</button>
+            <button class="next-change" onclick={link.callback(|_| Msg::NextChange)} data-next-change=""
+                title={format!("step past quiet timer ticks to the next message, role, term or commit change, or refusal{}", keys::hint("n"))}>
+                { "next change ▶▶" }</button>
             <span class="times">{ format!("{} / {}", secs(now), secs(tl.head_time())) }</span>
             if past {
                 <span class="past" data-past="">
                     { "viewing the past — acting here starts a new future " }
-                    <button onclick={link.callback(|_| Msg::Live)} aria-label="back to the present">{ "back to now" }</button>
+                    <button onclick={link.callback(|_| Msg::Live)} title="back to the present">{ "back to now" }</button>
                 </span>
             }
         </div>
+        { step_line }
+        </>
     }
 }

@@ -111,7 +111,7 @@ pub fn render(v: &View) -> Html {
                     <span class="wide-only">{ "speed " }</span>
                     <select onchange={speed} aria-label="speed">{ options }</select>
                 </label>
-                <button class="fast" onclick={fast} aria-label={if teach { "fast pace" } else { "teaching pace" }}
+                <button class="fast" onclick={fast} aria-label={if teach { "fast pace" } else { "slow, teaching pace" }}
                     title={if teach { "5× real time" } else { "back to the teaching pace" }}>
                     { if teach { "▶▶ fast" } else { "slow" } }
                 </button>

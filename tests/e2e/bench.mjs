@@ -1,110 +1,291 @@
-// Frame-rate benchmark of the UI: 9 nodes, 200-entry logs, steady client traffic, playing at
-// 1x in headless Chromium. Prints fps and per-frame work (simulation + view + DOM patch, as
-// the app measures it in data-frame-ms).
+// UI benchmarks in headless Chromium (figures, not assertions). Parts:
+//   fps     9 nodes, ~200-entry logs, steady client traffic, playing at --speed: fps, frame
+//           intervals, per-frame work (simulation + view + DOM patch, as the app measures it in
+//           data-frame-ms), long tasks, main-thread time per frame.
+//   writes  5 nodes playing at 20x with a write per model-second for --minutes model-minutes,
+//           to distinct keys and to one key: fps, frame work p50/p95, long tasks, and the wasm
+//           memory (and JS heap) at the end. The issue's figure is --minutes 61.
+//   cold    --runs fresh browsers load the app: time until the cluster is drawn (interactive),
+//           and the bytes of every file loaded, raw and gzipped.
 //
-//   node tests/e2e/bench.mjs [--seconds 10] [--throttle 1] [--speed 1] [--url URL]
+//   node tests/e2e/bench.mjs [--part fps|writes|cold|all] [--seconds 10] [--throttle 1]
+//                            [--speed 1] [--minutes 5] [--keys distinct|one|both] [--runs 3]
+//                            [--url URL]
 //
 // The app must be served (scripts/serve.sh, or node tests/e2e/serve.mjs dist PORT); RAFTLAB_URL
 // or --url says where. --throttle N slows the CPU N times (Chrome DevTools emulation).
-import { openApp } from './harness.mjs';
+import { gzipSync } from 'node:zlib';
+import { openApp, launchBrowser, isLocalUrl, APP_URL } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : dflt;
 };
+const part = opt('part', 'all');
 const seconds = Number(opt('seconds', '10'));
 const throttle = Number(opt('throttle', '1'));
 const speed = opt('speed', '1');
-if (opt('url', null)) process.env.RAFTLAB_URL = opt('url', null);
+const minutes = Number(opt('minutes', '5'));
+const keys = opt('keys', 'both');
+const runs = Number(opt('runs', '3'));
+// (harness.mjs reads RAFTLAB_URL when imported, before --url could set it)
+const BASE = opt('url', APP_URL);
+const at = (path) => new URL(path, BASE).href;
+const f1 = (x) => x.toFixed(1);
+const quantile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
+};
 
-// A scenario that builds 200-entry logs on 9 nodes.
-const lines = ['cluster 9 seed=7', 'await leader != none within 60'];
-for (let i = 1; i <= 200; i++) lines.push(`propose k${i % 20}=${i}`);
-lines.push('tick 30');
-const scenario = lines.join('\n') + '\n';
+// Runs before the app: records long tasks, and keeps the wasm instance's memory (trunk's
+// loader announces the instance with a TrunkApplicationStarted event).
+const PROBES = () => {
+  window.__bench = { longTasks: [], memory: null };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__bench.longTasks.push(e.duration);
+  }).observe({ type: 'longtask', buffered: true });
+  addEventListener('TrunkApplicationStarted', (e) => {
+    window.__bench.memory = e.detail?.wasm?.memory ?? null;
+  });
+};
 
-const app = await openApp({ path: '?paused=1' });
-const { page } = app;
-try {
-  await page.locator('[data-node][data-role]').first().waitFor({ state: 'attached', timeout: 30_000 });
-  await page.click('[data-tab="scenario"]');
-  await page.fill('textarea[aria-label="scenario text"]', scenario);
-  await page.click('button[aria-label="load pasted scenario"]');
-  await page.click('button[aria-label="run all lines"]');
-  await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
-  await page.click('button[aria-label="close the scenario and keep playing freely"]');
-  const entries = await page.locator('[data-index]').count();
-  await page.selectOption('select[aria-label="speed"]', speed);
-  await page.click('[data-tab="client"]');
-  if (throttle > 1) {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+async function openWithProbes(path) {
+  const app = await openApp({ path: at(path) });
+  await app.page.addInitScript(PROBES);
+  await app.page.goto(at(path));
+  await app.page.locator('[data-node][data-role]').first().waitFor({ state: 'attached', timeout: 60_000 });
+  return app;
+}
+
+const memoryNow = (page) =>
+  page.evaluate(() => ({
+    wasm: window.__bench.memory?.buffer?.byteLength ?? null,
+    js: performance.memory?.usedJSHeapSize ?? null,
+  }));
+const mb = (b) => (b == null ? 'unknown' : `${f1(b / 1e6)} MB`);
+
+async function fpsPart() {
+  // A scenario that builds 200-entry logs on 9 nodes.
+  const lines = ['cluster 9 seed=7', 'await leader != none within 60'];
+  for (let i = 1; i <= 200; i++) lines.push(`propose k${i % 20}=${i}`);
+  lines.push('tick 30');
+  const scenario = lines.join('\n') + '\n';
+
+  const app = await openWithProbes('?paused=1');
+  const { page } = app;
+  try {
+    await page.click('[data-tab="scenario"]');
+    await page.fill('textarea[aria-label="scenario text"]', scenario);
+    await page.click('button[aria-label="load pasted scenario"]');
+    await page.click('button[aria-label="run all lines"]');
+    await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
+    await page.click('button[aria-label="close the scenario and keep playing freely"]');
+    const entries = await page.locator('[data-index]').count();
+    await page.selectOption('select[aria-label="speed"]', speed);
+    await page.click('[data-tab="client"]');
+    if (throttle > 1) {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+    }
+    const cdpm = await page.context().newCDPSession(page);
+    await cdpm.send('Performance.enable');
+    const metrics = async () => Object.fromEntries((await cdpm.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+    const m0 = await metrics();
+    await page.click('.toolbar button[data-playing="false"]');
+
+    const result = await page.evaluate(async (seconds) => {
+      // Steady traffic: a write every 250 ms of wall time.
+      const propose = document.querySelector('button[aria-label="propose write"]');
+      const traffic = setInterval(() => propose.click(), 250);
+      const state = () => document.querySelector('[data-now]');
+      const intervals = [];
+      const work = [];
+      const longBefore = window.__bench.longTasks.length;
+      const t0 = performance.now();
+      const now0 = Number(state().dataset.now);
+      let last = t0;
+      await new Promise((done) => {
+        function frame(t) {
+          intervals.push(t - last);
+          last = t;
+          work.push(Number(state().dataset.frameMs));
+          if (t - t0 < seconds * 1000) requestAnimationFrame(frame);
+          else done();
+        }
+        requestAnimationFrame(frame);
+      });
+      clearInterval(traffic);
+      const elapsed = performance.now() - t0;
+      return {
+        intervals,
+        work,
+        longTasks: window.__bench.longTasks.slice(longBefore),
+        simMs: Number(state().dataset.now) - now0,
+        wallMs: elapsed,
+        maxTerm: Math.max(...[...document.querySelectorAll('[data-node][data-role]')].map((e) => Number(e.dataset.term))),
+        logEntries: document.querySelectorAll('[data-index]').length,
+      };
+    }, seconds);
+    const m1 = await metrics();
+    const frames = result.intervals.length;
+    const busy = (k) => `${k.replace('Duration', '')} ${f1(((m1[k] - m0[k]) * 1000) / frames)}`;
+    const perFrame = ['ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'TaskDuration'].map(busy).join(', ');
+    console.log(
+      `fps:     9 nodes, ${entries} log boxes at start (${result.logEntries} at end), traffic 4 writes/s, speed ${speed}x, CPU throttle ${throttle}x, ${seconds}s`,
+    );
+    console.log(
+      `fps:     ${f1((frames * 1000) / result.wallMs)} (${frames} frames) · frame interval p50 ${f1(quantile(result.intervals, 0.5))} ms, p95 ${f1(quantile(result.intervals, 0.95))} ms`,
+    );
+    console.log(
+      `fps:     per-frame work (sim + view + DOM) p50 ${f1(quantile(result.work, 0.5))} ms, p95 ${f1(quantile(result.work, 0.95))} ms, max ${f1(Math.max(...result.work))} ms`,
+    );
+    console.log(`fps:     ${longTaskWords(result.longTasks)}`);
+    console.log(`fps:     simulated ${f1(result.simMs / 1000)} s in ${f1(result.wallMs / 1000)} s of wall time; highest term ${result.maxTerm}`);
+    console.log(`fps:     main-thread time per frame (ms): ${perFrame}`);
+    await app.assertNoErrors();
+  } finally {
+    await app.close();
   }
-  const cdpm = await page.context().newCDPSession(page);
-  await cdpm.send('Performance.enable');
-  const metrics = async () => Object.fromEntries((await cdpm.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
-  const m0 = await metrics();
-  await page.click('.toolbar button[data-playing="false"]');
+}
 
-  const result = await page.evaluate(async (seconds) => {
-    // Steady traffic: a write every 250 ms of wall time.
-    const propose = document.querySelector('button[aria-label="propose write"]');
-    const traffic = setInterval(() => propose.click(), 250);
-    const state = () => document.querySelector('[data-now]');
-    const intervals = [];
-    const work = [];
-    const t0 = performance.now();
-    const now0 = Number(state().dataset.now);
-    let last = t0;
-    await new Promise((done) => {
-      function frame(t) {
-        intervals.push(t - last);
-        last = t;
-        work.push(Number(state().dataset.frameMs));
-        if (t - t0 < seconds * 1000) requestAnimationFrame(frame);
-        else done();
-      }
-      requestAnimationFrame(frame);
-    });
-    clearInterval(traffic);
-    const elapsed = performance.now() - t0;
-    const q = (xs, p) => {
-      const s = [...xs].sort((a, b) => a - b);
-      return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
-    };
-    return {
-      frames: intervals.length,
-      fps: (intervals.length * 1000) / elapsed,
-      frameIntervalP50: q(intervals, 0.5),
-      frameIntervalP95: q(intervals, 0.95),
-      workP50: q(work, 0.5),
-      workP95: q(work, 0.95),
-      workMax: Math.max(...work),
-      simMs: Number(state().dataset.now) - now0,
-      wallMs: elapsed,
-      maxTerm: Math.max(...[...document.querySelectorAll('[data-node][data-role]')].map((e) => Number(e.dataset.term))),
-      logEntries: document.querySelectorAll('[data-index]').length,
-    };
-  }, seconds);
-  const m1 = await metrics();
-  const f = (x) => x.toFixed(1);
-  const busy = (k) => `${k.replace('Duration', '')} ${f(((m1[k] - m0[k]) * 1000) / result.frames)}`;
-  const perFrame = ['ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'TaskDuration'].map(busy).join(', ');
+function longTaskWords(ts) {
+  if (ts.length === 0) return 'no long task (> 50 ms)';
+  const s = [...ts].sort((a, b) => a - b);
+  return `${ts.length} long tasks (> 50 ms): ${f1(s[0])}–${f1(s[s.length - 1])} ms`;
+}
+
+// 5 nodes at 20x, a write per model-second, for `minutes` model-minutes.
+async function writesPart(distinct) {
+  const app = await openWithProbes('?paused=1');
+  const { page } = app;
+  try {
+    await page.click('[data-tab="client"]');
+    await page.selectOption('select[aria-label="speed"]', '20');
+    const before = await memoryNow(page);
+    await page.click('.toolbar button[data-playing="false"]');
+    const result = await page.evaluate(
+      async ({ minutes, distinct }) => {
+        const propose = document.querySelector('button[aria-label="propose write"]');
+        const key = document.querySelector('input[aria-label="key to write"]');
+        const value = document.querySelector('input[aria-label="value to write"]');
+        const state = () => document.querySelector('[data-now]');
+        const set = (input, text) => {
+          input.value = text;
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+        };
+        const start = Number(state().dataset.now);
+        const end = start + minutes * 60_000;
+        const intervals = [];
+        const work = [];
+        let written = 0;
+        let last = performance.now();
+        const t0 = last;
+        // yew takes a typed value in its own task, so the click waits for one.
+        const settle = () => new Promise((r) => setTimeout(r, 0));
+        let running = true;
+        // The writer runs beside the frames (not inside them, so frames are sampled as the
+        // app produces them): every model-second passed is a write due.
+        const writer = (async () => {
+          while (running) {
+            const now = Number(state().dataset.now);
+            if (start + written * 1000 <= now && written < minutes * 60) {
+              set(key, distinct ? `k${written}` : 'k');
+              set(value, `v${written}`);
+              await settle();
+              propose.click();
+              written += 1;
+            } else {
+              await new Promise((r) => setTimeout(r, 10));
+            }
+          }
+        })();
+        await new Promise((done) => {
+          function frame(t) {
+            intervals.push(t - last);
+            last = t;
+            work.push(Number(state().dataset.frameMs));
+            // Ends once the model time is up and every write due in it was made (on a slow
+            // machine the writer lags and the model runs on a little).
+            if (Number(state().dataset.now) < end || written < minutes * 60) requestAnimationFrame(frame);
+            else done();
+          }
+          requestAnimationFrame(frame);
+        });
+        running = false;
+        await writer;
+        // The keys that reached the logs (what the log view shows), to see the writes landed.
+        const labels = new Set([...document.querySelectorAll('[data-label]')].map((e) => e.dataset.label.split('=')[0]));
+        const modelMinutes = (Number(state().dataset.now) - start) / 60_000;
+        return { intervals, work, written, modelMinutes, keysSeen: labels.size, wallMs: performance.now() - t0, longTasks: window.__bench.longTasks };
+      },
+      { minutes, distinct },
+    );
+    await page.click('.toolbar button[data-playing="true"]');
+    const after = await memoryNow(page);
+    const frames = result.intervals.length;
+    const label = distinct ? 'distinct keys' : 'one key     ';
+    console.log(
+      `writes:  5 nodes, 20x, ${f1(result.modelMinutes)} model-minutes, ${result.written} writes to ${label}: fps ${f1((frames * 1000) / result.wallMs)}, frame work p50 ${f1(quantile(result.work, 0.5))} ms, p95 ${f1(quantile(result.work, 0.95))} ms, ${longTaskWords(result.longTasks)}`,
+    );
+    console.log(
+      `writes:  wasm memory ${mb(before.wasm)} at start, ${mb(after.wasm)} at the end; JS heap ${mb(after.js)}; ${result.keysSeen} distinct keys in the log boxes shown`,
+    );
+    await app.assertNoErrors();
+  } finally {
+    await app.close();
+  }
+}
+
+// Fresh browsers (empty cache) load the app; time until the cluster is drawn.
+async function coldPart() {
+  const times = [];
+  let files = [];
+  for (let i = 0; i < runs; i++) {
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+      await context.route('**/*', (route) =>
+        isLocalUrl(route.request().url()) ? route.continue() : route.abort('blockedbyclient'),
+      );
+      const page = await context.newPage();
+      const bodies = [];
+      page.on('response', async (r) => {
+        try {
+          bodies.push({ url: r.url(), body: await r.body() });
+        } catch {
+          // redirects and aborted requests have no body
+        }
+      });
+      await page.addInitScript(() => {
+        window.__interactive = new Promise((resolve) => {
+          const seen = () => document.querySelector('[data-node][data-role]');
+          const check = () => (seen() ? resolve(performance.now()) : requestAnimationFrame(check));
+          check();
+        });
+      });
+      await page.goto(at('?paused=1'));
+      times.push(await page.evaluate(() => window.__interactive));
+      await page.waitForLoadState('networkidle');
+      files = bodies;
+    } finally {
+      await browser.close();
+    }
+  }
+  const raw = files.reduce((n, f) => n + f.body.length, 0);
+  const gz = files.reduce((n, f) => n + gzipSync(f.body, { level: 9 }).length, 0);
   console.log(
-    `bench: 9 nodes, ${entries} log boxes at start (${result.logEntries} at end), traffic 4 writes/s, speed ${speed}x, CPU throttle ${throttle}x, ${seconds}s`,
+    `cold:    interactive (cluster drawn) after ${times.map(f1).join(', ')} ms; median ${f1(quantile(times, 0.5))} ms (${runs} fresh browsers)`,
   );
-  console.log(
-    `fps ${f(result.fps)} (${result.frames} frames) · frame interval p50 ${f(result.frameIntervalP50)} ms, p95 ${f(result.frameIntervalP95)} ms`,
-  );
-  console.log(
-    `per-frame work (sim + view + DOM) p50 ${f(result.workP50)} ms, p95 ${f(result.workP95)} ms, max ${f(result.workMax)} ms`,
-  );
-  console.log(
-    `simulated ${f(result.simMs / 1000)} s in ${f(result.wallMs / 1000)} s of wall time; highest term ${result.maxTerm}`,
-  );
-  console.log(`main-thread time per frame (ms): ${perFrame}`);
-  await app.assertNoErrors();
-} finally {
-  await app.close();
+  console.log(`cold:    ${files.length} files, ${f1(raw / 1000)} KB, gzipped ${f1(gz / 1000)} KB`);
+  for (const f of files) {
+    console.log(`cold:      ${new URL(f.url).pathname} ${f1(f.body.length / 1000)} KB, gzipped ${f1(gzipSync(f.body, { level: 9 }).length / 1000)} KB`);
+  }
+}
+
+if (part === 'cold' || part === 'all') await coldPart();
+if (part === 'fps' || part === 'all') await fpsPart();
+if (part === 'writes' || part === 'all') {
+  if (keys !== 'one') await writesPart(true);
+  if (keys !== 'distinct') await writesPart(false);
 }

@@ -35,7 +35,7 @@ test('a browser run exported as .scn replays natively to the same fingerprint', 
       await nodeAction(page, l.id, 'Kill', `kill ${l.id}`);
       await page.waitForFunction(() => Number(document.querySelector('[data-now]').dataset.now) > 0);
       await openTab(page, 'network');
-      await page.click('button[aria-label="heal the network"]');
+      await page.click('button:has-text("Heal all")');
       await waitLeader(page, { minTerm: l.term + 1, not: l.id });
       await play(page);
       await pause(page);

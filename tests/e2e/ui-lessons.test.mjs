@@ -6,8 +6,8 @@ import { withApp } from './harness.mjs';
 import { lessonState, pageScroll, visibility, waitStep } from './lessons.mjs';
 import { openTab, simNow } from './raftlab.mjs';
 
-const CONTINUE = 'button[aria-label="continue the scenario"]';
-const RUN_NOW = 'button[aria-label="run to the next narration"]';
+const CONTINUE = 'button[aria-label="continue the scenario"], button[aria-label="start the lesson"]';
+const RUN_NOW = 'button[aria-label="run to next pause"]';
 
 test('a lesson stretch plays over many animation frames, with messages in flight, then pauses', { timeout: 120_000 }, () =>
   withApp(
@@ -66,7 +66,7 @@ test('lesson: back, replay this step, the toolbar play continues the lesson, end
       const { page } = app;
       await page.waitForSelector('[data-lesson-step="0"]');
       // Fast lesson speed; the toolbar's play button plays the lesson.
-      await page.click('button[aria-label="lesson speed 4 times the teaching pace"]');
+      await page.click('button[aria-label$="(lesson speed 4 times the teaching pace)"]');
       await page.click('.toolbar button[data-playing]');
       await waitStep(page, 1);
       await page.click('.toolbar button[data-playing]');
@@ -97,7 +97,7 @@ test('lesson: back, replay this step, the toolbar play continues the lesson, end
       assert.match(await page.textContent('[data-lesson-end]'), /Remember:/);
       assert.equal(await page.locator('[data-expect="fail"]').count(), 0);
       await app.screenshot('lesson-01-end-card');
-      await page.click('button[aria-label="next lesson"]');
+      await page.click('button[title="next lesson"]');
       await page.waitForSelector('[data-lesson-step="0"]');
       assert.match(await page.textContent('.lesson-title'), /Leader killed/);
     },
@@ -326,7 +326,7 @@ test('the first visit offers lesson 1 and the grouped lesson list beside a live 
       await page.click('[data-tab="network"]');
       await page.click('[data-tab="node"]');
       assert.equal((await pageScroll(page)).scrollY, 0, 'the page scrolled by itself');
-      await page.click('button[aria-label="start lesson 1"]');
+      await page.click('button:has-text("Start lesson 1")');
       await page.waitForSelector('[data-lesson-step="0"]');
       assert.equal(await page.locator('[data-welcome]').count(), 0);
     },

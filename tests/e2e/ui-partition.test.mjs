@@ -48,7 +48,7 @@ test('a leader in a minority partition cannot commit; healing replaces its entri
 
       // Heal: the old leader follows the new one and its uncommitted p=1 is overwritten.
       await openTab(page, 'network');
-      await page.click('button[aria-label="heal the network"]');
+      await page.click('button:has-text("Heal all")');
       await play(page);
       await page.waitForFunction(
         ([id, index, term]) => {

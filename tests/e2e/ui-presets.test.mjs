@@ -36,7 +36,7 @@ test('every preset plays to its end in the browser and matches the native run', 
       await page.waitForSelector('[data-scenario][data-next-line="1"]');
       for (let i = 0; i < 40; i++) {
         if ((await page.getAttribute('[data-scenario]', 'data-done')) === 'true') break;
-        await page.click('button[aria-label="run to the next narration"]');
+        await page.click('button[aria-label="run to next pause"]');
       }
       await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 30_000 });
       assert.equal(await page.locator('[data-expect="fail"]').count(), 0, `${id}: an expect failed in the browser`);

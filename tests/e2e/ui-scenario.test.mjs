@@ -30,7 +30,7 @@ test(`preset ${PRESET} plays to its end, pausing at each narration`, { timeout: 
 
     const seen = [];
     for (let i = 0; i < says.length; i++) {
-      await page.click('button[aria-label="run to the next narration"]');
+      await page.click('button[aria-label="run to next pause"]');
       await page.waitForFunction(
         (n) => document.querySelector('[data-narration]') !== null &&
           document.querySelectorAll('.line.s-said').length === n,
@@ -45,7 +45,7 @@ test(`preset ${PRESET} plays to its end, pausing at each narration`, { timeout: 
     }
     // Run the rest.
     if ((await page.getAttribute('[data-scenario]', 'data-done')) !== 'true') {
-      await page.click('button[aria-label="run to the next narration"]');
+      await page.click('button[aria-label="run to next pause"]');
     }
     await page.waitForSelector('[data-scenario][data-done="true"]');
     assert.deepEqual(seen, says);
@@ -106,19 +106,19 @@ test('a share link reproduces the run exactly (same fingerprint), also embedded'
     now = await simNow(page);
     assert.match(fingerprint, /^[0-9a-f]{16}$/);
     await openTab(page, 'export / share');
-    await page.click('button[aria-label="make share link"]');
+    await page.click('button[aria-label="share link"]');
     url = await page.inputValue('[data-share-link]');
     // Export downloads: the run as .scn and the event trace as JSON.
     const [scnFile] = await Promise.all([
       page.waitForEvent('download'),
-      page.click('button[aria-label="export run as scn"]'),
+      page.click('button[aria-label="export .scn"]'),
     ]);
     assert.equal(scnFile.suggestedFilename(), 'raftlab-run.scn');
     const scnText = readFileSync(await scnFile.path(), 'utf8');
     assert.match(scnText, /^# exported from raftlab\ncluster 3 seed=1/);
     const [traceFile] = await Promise.all([
       page.waitForEvent('download'),
-      page.click('button[aria-label="export event trace as json"]'),
+      page.click('button[aria-label="event trace JSON"]'),
     ]);
     const trace = JSON.parse(readFileSync(await traceFile.path(), 'utf8'));
     assert.ok(Array.isArray(trace) && trace.some((e) => /crashed/.test(e.text)));
@@ -185,12 +185,12 @@ test('time travel: scrub back, see the past, act there to fork', { timeout: 120_
     await page.click('button[aria-label="step one event"]');
     await page.waitForFunction((fp) => document.querySelector('[data-fingerprint]').dataset.fingerprint === fp, fp);
     // Back to now, then acting in the past forks: the head moves back to the moment acted at.
-    await page.click('button[aria-label="back to the present"]');
+    await page.click('button:has-text("back to now")');
     await page.waitForFunction((h) => Number(document.querySelector('[data-now]').dataset.now) === h, head);
     await scrubTo(page, target);
     await page.waitForFunction((t) => Number(document.querySelector('[data-now]').dataset.now) === t, target);
     await openTab(page, 'network');
-    await page.click('button[aria-label="heal the network"]');
+    await page.click('button:has-text("Heal all")');
     await page.waitForFunction(
       (t) => Number(document.querySelector('[data-head]').dataset.head) === t,
       target,

@@ -22,7 +22,7 @@ test('a broken invariant turns the badge red, pauses the run and names what brok
     // Narration pauses the player; keep going until the script is done.
     for (let i = 0; i < 20; i++) {
       if ((await page.getAttribute('[data-scenario]', 'data-done')) === 'true') break;
-      await page.click('button[aria-label="run to the next narration"]');
+      await page.click('button[aria-label="run to next pause"]');
       await page.waitForTimeout(0);
     }
     await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 30_000 });

@@ -1,0 +1,191 @@
+//! What a screen reader hears: the notable events of a run (elections, new leaders,
+//! step-downs, commits, refusals, lost writes, membership changes, broken invariants), batched
+//! and rate-limited so a polite live region is never flooded while the run plays.
+//!
+//! Pure and clock-free: the caller passes the wall time, so the batching is tested natively.
+
+use super::cluster::Sim;
+use super::event::{Event, EventKind};
+
+/// The shortest gap between two announcements, ms of wall time.
+pub const MIN_GAP_MS: f64 = 2000.0;
+
+/// Most events named in one announcement; the rest are counted.
+pub const MAX_ITEMS: usize = 3;
+
+/// Collects notable events as the run moves forward and hands them out in batches.
+#[derive(Clone, Debug, Default)]
+pub struct Announcer {
+    /// The last event seen (by sequence number).
+    seen: u64,
+    /// Notable events not yet announced, most important first within equal rank.
+    pending: Vec<(u8, String)>,
+    /// Wall time of the last announcement.
+    last_at: Option<f64>,
+}
+
+/// How much an event matters to someone listening (None: not announced).
+fn rank(e: &Event) -> Option<u8> {
+    let t = e.text.as_str();
+    match e.kind {
+        EventKind::Invariant => Some(0),
+        EventKind::Leader if t.contains("became leader") || t.contains("stepped down") => Some(1),
+        EventKind::Leader => Some(3),
+        EventKind::Election if t.contains("campaigns for term") => Some(2),
+        EventKind::Client | EventKind::Read
+            if t.contains("rejected") || t.contains(" lost") || t.contains("refused") =>
+        {
+            Some(1)
+        }
+        EventKind::Client if t.contains("committed") => Some(2),
+        EventKind::Membership => Some(2),
+        EventKind::Fault => Some(3),
+        _ => None,
+    }
+}
+
+impl Announcer {
+    /// An announcer that starts after the events `sim` already holds.
+    pub fn new(sim: &Sim) -> Announcer {
+        Announcer {
+            seen: sim.event_count,
+            ..Announcer::default()
+        }
+    }
+
+    /// Takes note of events logged since the last call. Going back in time (or a new run)
+    /// announces nothing and starts again from there.
+    pub fn observe(&mut self, sim: &Sim) {
+        if sim.event_count < self.seen {
+            self.seen = sim.event_count;
+            self.pending.clear();
+            return;
+        }
+        for e in sim.events.iter().filter(|e| e.seq > self.seen) {
+            if let Some(r) = rank(e) {
+                self.pending.push((r, e.text.clone()));
+            }
+        }
+        self.seen = sim.event_count;
+    }
+
+    /// Whether events wait to be announced (held back by the rate limit).
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// The announcement due at wall time `now_ms`, if any: at most one per [`MIN_GAP_MS`],
+    /// naming the [`MAX_ITEMS`] most important pending events and counting the others.
+    pub fn take(&mut self, now_ms: f64) -> Option<String> {
+        if self.pending.is_empty() {
+            return None;
+        }
+        if self.last_at.is_some_and(|t| now_ms - t < MIN_GAP_MS) {
+            return None;
+        }
+        let mut items: Vec<(usize, u8, String)> = std::mem::take(&mut self.pending)
+            .into_iter()
+            .enumerate()
+            .map(|(i, (r, t))| (i, r, t))
+            .collect();
+        // The most important ones, told in the order they happened.
+        items.sort_by_key(|(i, r, _)| (*r, *i));
+        let more = items.len().saturating_sub(MAX_ITEMS);
+        items.truncate(MAX_ITEMS);
+        items.sort_by_key(|(i, _, _)| *i);
+        let mut text: Vec<String> = items.into_iter().map(|(_, _, t)| t).collect();
+        if more > 0 {
+            text.push(format!(
+                "And {more} more event{}",
+                if more == 1 { "" } else { "s" }
+            ));
+        }
+        self.last_at = Some(now_ms);
+        Some(format!("{}.", text.join(". ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Action, Options};
+
+    fn elected(sim: &mut Sim) {
+        while sim.leader().is_none() {
+            sim.tick(1);
+        }
+    }
+
+    #[test]
+    fn a_new_leader_is_announced_once() {
+        let mut sim = Sim::new(3, Options::default());
+        let mut a = Announcer::new(&sim);
+        elected(&mut sim);
+        a.observe(&sim);
+        let text = a.take(0.0).expect("an election happened");
+        let l = sim.leader().unwrap();
+        assert!(text.contains(&format!("n{l} became leader")), "{text}");
+        assert_eq!(a.take(10_000.0), None, "nothing new");
+    }
+
+    #[test]
+    fn announcements_are_rate_limited_and_batched() {
+        let mut sim = Sim::new(3, Options::default());
+        let mut a = Announcer::new(&sim);
+        elected(&mut sim);
+        a.observe(&sim);
+        assert!(a.take(1000.0).is_some());
+        for i in 0..5 {
+            sim.apply(&Action::Propose {
+                key: "k".into(),
+                value: i.to_string(),
+                via: None,
+            })
+            .unwrap();
+            sim.tick(5);
+            a.observe(&sim);
+            assert_eq!(a.take(1000.0 + 100.0 * i as f64), None, "too soon");
+        }
+        let text = a.take(1000.0 + MIN_GAP_MS).expect("the commits");
+        assert!(text.contains("committed"), "{text}");
+        assert!(text.ends_with("And 2 more events."), "{text}");
+    }
+
+    #[test]
+    fn refusals_and_leaders_come_first() {
+        let mut sim = Sim::new(3, Options::default());
+        let mut a = Announcer::new(&sim);
+        elected(&mut sim);
+        sim.apply(&Action::Propose {
+            key: "k".into(),
+            value: "1".into(),
+            via: None,
+        })
+        .unwrap();
+        sim.tick(5);
+        sim.apply(&Action::Promote(1)).unwrap();
+        a.observe(&sim);
+        let text = a.take(0.0).unwrap();
+        // Named before the campaign and the commit, though it came last.
+        assert!(
+            text.contains("became leader") && text.contains("promote n1 rejected"),
+            "{text}"
+        );
+        assert!(!text.contains("committed"), "{text}");
+    }
+
+    #[test]
+    fn going_back_in_time_announces_nothing() {
+        let mut sim = Sim::new(3, Options::default());
+        let start = sim.clone();
+        elected(&mut sim);
+        let mut a = Announcer::new(&sim);
+        a.observe(&start);
+        assert_eq!(a.take(0.0), None);
+        // Forward again from the earlier moment: the election is new to the listener.
+        let mut again = start.clone();
+        elected(&mut again);
+        a.observe(&again);
+        assert!(a.take(0.0).unwrap().contains("became leader"));
+    }
+}

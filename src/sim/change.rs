@@ -1,0 +1,337 @@
+//! "Next change": stepping that skips quiet timer ticks and stops at the first event that
+//! changes something a person debugging would look at: a message sent or delivered (or
+//! dropped), a role, term, commit index or process state, a logged event (a refusal, a
+//! commit, a lost request), or a recorded action replayed.
+
+use std::collections::BTreeMap;
+
+use crate::raft::{MsgType, NodeId, Role};
+
+use super::cluster::{NextEvent, Sim, Status};
+use super::history::Timeline;
+
+/// What of a node a step can visibly change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct NodeGlance {
+    role: Role,
+    term: u64,
+    committed: u64,
+    status: Status,
+}
+
+/// The parts of a simulator a step can change that matter when debugging; comparing two
+/// glances says whether a step was quiet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Glance {
+    nodes: BTreeMap<NodeId, NodeGlance>,
+    next_msg: u64,
+    event_count: u64,
+    processed: u64,
+}
+
+impl Glance {
+    /// Takes a glance at `sim`.
+    pub fn of(sim: &Sim) -> Glance {
+        Glance {
+            nodes: sim
+                .nodes
+                .iter()
+                .map(|(id, n)| {
+                    (
+                        *id,
+                        NodeGlance {
+                            role: n.raft.role,
+                            term: n.raft.term,
+                            committed: n.raft.log.committed,
+                            status: n.status,
+                        },
+                    )
+                })
+                .collect(),
+            next_msg: sim.net.next_id,
+            event_count: sim.event_count,
+            processed: sim.processed,
+        }
+    }
+
+    /// What changed from this glance to `sim`, in words, most telling first: events logged,
+    /// then roles, terms, commit indexes and process states, then messages sent. Empty when
+    /// nothing did.
+    pub fn changes_to(&self, sim: &Sim) -> Vec<String> {
+        let mut out: Vec<String> = sim
+            .events
+            .iter()
+            .filter(|e| e.seq > self.event_count)
+            .map(|e| e.text.clone())
+            .collect();
+        for (id, n) in &sim.nodes {
+            let Some(was) = self.nodes.get(id) else {
+                out.push(format!("n{id} created ({})", n.status.name()));
+                continue;
+            };
+            if was.role != n.raft.role {
+                out.push(format!(
+                    "n{id} {} → {}",
+                    was.role.name(),
+                    n.raft.role.name()
+                ));
+            }
+            if was.term != n.raft.term {
+                out.push(format!("n{id} term {} → {}", was.term, n.raft.term));
+            }
+            if was.committed != n.raft.log.committed {
+                out.push(format!(
+                    "n{id} commit index {} → {}",
+                    was.committed, n.raft.log.committed
+                ));
+            }
+            if was.status != n.status {
+                out.push(format!("n{id} {} → {}", was.status.name(), n.status.name()));
+            }
+        }
+        // Messages sent by this step, grouped by sender and type.
+        let mut sent: BTreeMap<(NodeId, &'static str), Vec<NodeId>> = BTreeMap::new();
+        for f in sim.net.in_flight.range(self.next_msg..).map(|(_, f)| f) {
+            sent.entry((f.msg.from, f.msg.msg_type.name()))
+                .or_default()
+                .push(f.msg.to);
+        }
+        for ((from, name), to) in sent {
+            let to: Vec<String> = to.iter().map(|t| format!("n{t}")).collect();
+            out.push(format!("n{from} sent {name} to {}", to.join(", ")));
+        }
+        out
+    }
+}
+
+/// What one "next change" step did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The event applied last, in words ("n3 timer tick", "vote n3→n1 (term 2) delivered").
+    pub event: String,
+    /// What it changed, in words (never empty).
+    pub changes: Vec<String>,
+    /// Simulated time after it, ms.
+    pub time: u64,
+    /// Quiet events stepped over before it.
+    pub skipped: u64,
+}
+
+impl Change {
+    /// One line: "t=10.300s: vote n3→n1 (term 1) delivered: n1 grants vote to n3 for term 1;
+    /// n1 term 0 → 1; n1 sent vote-resp to n3 (after 12 quiet events)".
+    pub fn line(&self) -> String {
+        let mut s = format!(
+            "t={:.3}s: {}: {}",
+            self.time as f64 / 1000.0,
+            self.event,
+            self.changes.join("; ")
+        );
+        if self.skipped > 0 {
+            s.push_str(&format!(
+                " (after {} quiet event{})",
+                self.skipped,
+                if self.skipped == 1 { "" } else { "s" }
+            ));
+        }
+        s
+    }
+}
+
+/// The next event in words, before it runs; None when nothing is scheduled.
+pub fn next_event_words(sim: &Sim) -> Option<String> {
+    Some(match sim.peek_event()? {
+        NextEvent::Tick(id) => format!("n{id} timer tick"),
+        NextEvent::Void => "a cancelled event".to_string(),
+        NextEvent::Deadline(req) => format!("request {req}'s client timeout"),
+        NextEvent::Retry => "clients retry their waiting requests".to_string(),
+        NextEvent::StopRemoved(id) => format!("n{id} stops: it was removed a second ago"),
+        NextEvent::Delivery(f) => {
+            let what = format!(
+                "{} n{}→n{} (term {})",
+                f.msg.msg_type.name(),
+                f.msg.from,
+                f.msg.to,
+                f.msg.term
+            );
+            match sim.drop_reason(f) {
+                None => format!("{what} delivered"),
+                Some(r) => format!("{what} dropped ({r})"),
+            }
+        }
+    })
+}
+
+/// Whether the next event is a message arriving (delivered or dropped): always worth a stop.
+fn next_is_message(sim: &Sim) -> bool {
+    matches!(
+        sim.peek_event(),
+        Some(NextEvent::Delivery(f)) if f.msg.msg_type != MsgType::SnapStatus
+    )
+}
+
+/// Steps `tl` by exactly one event (or one recorded action) and says what it was and what it
+/// changed, quiet or not; None when nothing is left to run.
+pub fn step_one(tl: &mut Timeline) -> Option<Change> {
+    let before = Glance::of(tl.sim());
+    let event = next_event_words(tl.sim());
+    tl.step_event();
+    let after = tl.sim();
+    let changes = before.changes_to(after);
+    let replayed = after.processed == before.processed;
+    if replayed && changes.is_empty() && event.is_none() {
+        return None;
+    }
+    Some(Change {
+        event: if replayed {
+            "recorded action replayed".to_string()
+        } else {
+            event.unwrap_or_else(|| "event".into())
+        },
+        changes: if changes.is_empty() {
+            vec!["nothing visible changed".to_string()]
+        } else {
+            changes
+        },
+        time: after.now,
+        skipped: 0,
+    })
+}
+
+/// Steps `tl` event by event (replaying recorded actions on the way) until one changes
+/// something, at most `limit` events. Returns that step, or None when the run has nothing
+/// more to do within `limit` (every node stopped, or only quiet ticks).
+pub fn step_to_next_change(tl: &mut Timeline, limit: u64) -> Option<Change> {
+    for skipped in 0..limit {
+        let before = Glance::of(tl.sim());
+        let is_message = next_is_message(tl.sim());
+        let event = next_event_words(tl.sim());
+        tl.step_event();
+        let after = tl.sim();
+        let changes = before.changes_to(after);
+        // A step that did not move the position replayed a recorded action (or found
+        // nothing to do, if the queue was empty).
+        let replayed = after.processed == before.processed;
+        if replayed && changes.is_empty() && event.is_none() {
+            return None;
+        }
+        if changes.is_empty() && !is_message {
+            continue;
+        }
+        let event = if replayed {
+            "recorded action replayed".to_string()
+        } else {
+            event.unwrap_or_else(|| "event".into())
+        };
+        let changes = if changes.is_empty() {
+            vec!["nothing visible changed".to_string()]
+        } else {
+            changes
+        };
+        return Some(Change {
+            event,
+            changes,
+            time: after.now,
+            skipped,
+        });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Action, Options};
+
+    /// From t=0 with 5 nodes, one step reaches the first message sent, exactly: stepping
+    /// one event at a time needs the same number of events to see it.
+    #[test]
+    fn from_the_start_one_step_reaches_the_first_message() {
+        let mut tl = Timeline::new(5, Options::default());
+        assert_eq!(tl.sim().net.next_id, 0);
+        let c = step_to_next_change(&mut tl, 10_000).expect("something happens");
+        assert!(tl.sim().net.next_id > 0, "a message was sent: {c:?}");
+        assert!(c.skipped > 10, "quiet ticks were skipped: {c:?}");
+        assert!(c.event.ends_with("timer tick"), "{c:?}");
+        assert!(
+            c.changes.iter().any(|s| s.contains("sent pre-vote")),
+            "{c:?}"
+        );
+        assert!(c.line().contains("election timeout"), "{}", c.line());
+
+        let mut slow = Timeline::new(5, Options::default());
+        let mut events = 0;
+        while slow.sim().net.next_id == 0 {
+            slow.step_event();
+            events += 1;
+        }
+        assert_eq!(events, c.skipped + 1);
+        assert_eq!(slow.sim().fingerprint(), tl.sim().fingerprint());
+    }
+
+    /// The next step after a campaign is a message arriving, even one that changes no role.
+    #[test]
+    fn deliveries_are_stops() {
+        let mut tl = Timeline::new(3, Options::default());
+        step_to_next_change(&mut tl, 10_000).unwrap();
+        let c = step_to_next_change(&mut tl, 10_000).unwrap();
+        assert!(c.event.contains("pre-vote n"), "{c:?}");
+        assert!(c.event.ends_with("delivered"), "{c:?}");
+        assert_eq!(c.skipped, 0, "nothing was quiet in between? {c:?}");
+    }
+
+    /// A dropped message is named as dropped, with the reason.
+    #[test]
+    fn a_dropped_message_says_why() {
+        let mut tl = Timeline::new(3, Options::default());
+        let c = step_to_next_change(&mut tl, 10_000).unwrap();
+        let candidate = tl
+            .sim()
+            .nodes
+            .values()
+            .find(|n| n.raft.role != Role::Follower)
+            .map(|n| n.raft.id)
+            .unwrap_or_else(|| panic!("a campaign: {c:?}"));
+        tl.act(Action::Isolate(candidate)).unwrap();
+        let c = step_to_next_change(&mut tl, 10_000).unwrap();
+        assert!(c.event.ends_with("dropped (partitioned)"), "{c:?}");
+    }
+
+    /// One event step names even a quiet tick.
+    #[test]
+    fn one_event_names_a_quiet_tick() {
+        let mut tl = Timeline::new(3, Options::default());
+        let c = step_one(&mut tl).unwrap();
+        assert!(c.event.ends_with("timer tick"), "{c:?}");
+        assert_eq!(c.changes, vec!["nothing visible changed".to_string()]);
+        assert_eq!(tl.sim().processed, 1);
+    }
+
+    /// With every node stopped nothing changes: the step says so instead of spinning.
+    #[test]
+    fn nothing_left_gives_none() {
+        let mut tl = Timeline::new(1, Options::default());
+        tl.act(Action::Kill(1)).unwrap();
+        assert_eq!(step_to_next_change(&mut tl, 1000), None);
+    }
+
+    /// Stepping in the past replays recorded actions, and names them.
+    #[test]
+    fn a_recorded_action_is_a_stop() {
+        let mut tl = Timeline::new(3, Options::default());
+        tl.tick(5);
+        tl.act(Action::Kill(2)).unwrap();
+        tl.tick(5);
+        tl.seek(4 * crate::sim::TICK_MS);
+        let mut seen = None;
+        for _ in 0..100 {
+            let c = step_to_next_change(&mut tl, 1000).unwrap();
+            if c.event == "recorded action replayed" {
+                seen = Some(c);
+                break;
+            }
+        }
+        let c = seen.expect("the kill was replayed");
+        assert!(c.changes.iter().any(|s| s == "n2 crashed"), "{c:?}");
+    }
+}

@@ -1,0 +1,287 @@
+//! Compare mode: two side-by-side panes (stacked on a phone) showing runs A and B of a
+//! comparison, advanced in lockstep by the native engine ([`CompareRun`]), each labelled with
+//! what differs, with the first divergence marked on both time strips and described in words.
+//!
+//! The panes follow the lesson: after every message and animation frame the run is brought
+//! to the line the lesson's player has reached, and part way through a `tick` line to the
+//! player's clock (replayed from the start when the lesson went back), so the panes show
+//! both runs at the lesson's scenario line and simulated time. Inside an `await` or `at`
+//! line they wait at the line's start until the player finishes it. No protocol logic here: everything shown is read from the two `Sim`s and
+//! the engine's [`Divergence`].
+
+use yew::prelude::*;
+
+use crate::sim::compare::{CompareRun, Divergence, Variant};
+use crate::sim::{Sim, TICK_MS};
+
+use super::app::{App, View};
+use super::cluster_view;
+
+/// The words this view shows, in one place so the catalog can take them over.
+mod words {
+    pub const NO_DIVERGENCE: &str = "No divergence yet: both runs are identical so far.";
+    pub const FIRST_DIVERGENCE: &str = "First divergence";
+    pub const PANES: &str = "comparison: run A and run B side by side";
+    pub const RUN_A: &str = "A";
+    pub const RUN_B: &str = "B";
+    pub const AS_WRITTEN: &str = "as written";
+    pub const BEFORE_FORK: &str = "not forked yet";
+    pub const DIVERGED_HERE: &str = "first divergence";
+    pub const FAILED_LINES: &str = "failed lines";
+}
+
+/// A comparison being shown: the scenario text and how B differs, and the run as far as the
+/// lesson has got.
+pub struct Compare {
+    /// Whether the panes follow the lesson (false: a shared run, shown played to its end).
+    follows_lesson: bool,
+    text: String,
+    variant: Variant,
+    run: CompareRun,
+    labels: (String, String),
+    error: Option<String>,
+}
+
+impl Compare {
+    /// A comparison of `text` when it declares one (a `compare` line or `A:`/`B:` lines) or
+    /// when `with` gives options (a `compare=` share link). None when there is nothing to
+    /// compare and none was asked for; an error in words when one was asked for and the
+    /// scenario cannot be compared.
+    pub fn for_script(text: &str, with: &[(String, String)]) -> Option<Result<Compare, String>> {
+        let variant = Variant {
+            options: with.to_vec(),
+            ..Variant::default()
+        };
+        match CompareRun::new(text, &variant) {
+            Ok(run) => {
+                let labels = run.side_labels();
+                Some(Ok(Compare {
+                    follows_lesson: true,
+                    text: text.to_string(),
+                    variant,
+                    run,
+                    labels,
+                    error: None,
+                }))
+            }
+            Err(_) if with.is_empty() => None,
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    /// Brings both runs to where the lesson's player stands: every line before index
+    /// `target` run, and, when line `target` is a `tick` line part way through, its ticks up
+    /// to `now` ms. Replays from the start when the lesson went back.
+    pub fn sync_to(&mut self, target: usize, now: u64) {
+        if self.run.next_line() > target || self.run.a().now > now {
+            match CompareRun::new(&self.text, &self.variant) {
+                Ok(r) => self.run = r,
+                Err(e) => {
+                    self.error = Some(e);
+                    return;
+                }
+            }
+        }
+        while self.run.next_line() < target && self.error.is_none() {
+            match self.run.step() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => self.error = Some(e),
+            }
+        }
+        if self.run.next_line() == target && self.error.is_none() {
+            if let Err(e) = self.run.tick_within(now) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// Runs every line (a shared run shown as a whole).
+    pub fn run_all(&mut self) {
+        self.sync_to(usize::MAX, u64::MAX);
+    }
+}
+
+impl App {
+    /// Starts compare mode for scenario `text` when it declares a comparison or `with` asks
+    /// for one (ends it otherwise); a scenario that cannot be compared gives a notice.
+    pub(super) fn start_compare(&mut self, text: &str, with: &[(String, String)], lesson: bool) {
+        self.compare = match Compare::for_script(text, with) {
+            None => None,
+            Some(Ok(mut c)) => {
+                c.follows_lesson = lesson;
+                if !lesson {
+                    c.run_all();
+                }
+                Some(c)
+            }
+            Some(Err(e)) => {
+                self.ui.notice = Some(format!("This run cannot be compared: {e}"));
+                None
+            }
+        };
+        self.sync_compare();
+    }
+
+    /// Brings the panes to the line the lesson has reached; ends compare mode when the
+    /// lesson it followed was closed.
+    pub(super) fn sync_compare(&mut self) {
+        let Some(c) = self.compare.as_mut() else {
+            return;
+        };
+        if !c.follows_lesson {
+            return;
+        }
+        match &self.scenario {
+            Some(l) => {
+                let now = l.player.timeline().map_or(u64::MAX, |t| t.head_time());
+                c.sync_to(l.player.next_line().unwrap_or(usize::MAX), now)
+            }
+            None => self.compare = None,
+        }
+    }
+}
+
+/// Parses a `compare=` address value: `OPT=VALUE` pairs separated by commas, `+` or spaces
+/// (`prevote=off,checkquorum=off`); `1` or empty means "what the scenario declares".
+pub fn parse_with(v: &str) -> Result<Vec<(String, String)>, String> {
+    let v = v.trim();
+    if v.is_empty() || v == "1" || v == "true" {
+        return Ok(Vec::new());
+    }
+    v.split([',', '+', ' '])
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, val) = p
+                .split_once('=')
+                .or_else(|| p.split_once(':'))
+                .ok_or_else(|| format!("compare= expects OPTION=VALUE pairs, not '{p}'"))?;
+            let mut probe = crate::sim::Options::default();
+            probe.set(k, val).map_err(|e| format!("compare={p}: {e}"))?;
+            if k == "seed" {
+                return Err("compare= cannot change the seed: both runs share it".into());
+            }
+            Ok((k.to_string(), val.to_string()))
+        })
+        .collect()
+}
+
+fn ticks(ms: u64) -> String {
+    format!("{:.1}", ms as f64 / TICK_MS as f64)
+}
+
+/// One pane's compact node table: role, term, commit; a node named in the first divergence
+/// is highlighted.
+fn node_rows(sim: &Sim, div: Option<&Divergence>) -> Html {
+    sim.nodes
+        .iter()
+        .map(|(id, n)| {
+            let differs = div.is_some_and(|d| d.diffs.iter().any(|x| x.node == Some(*id)));
+            html! {
+                <li class={classes!("cmp-node", differs.then_some("differs"))} data-node={id.to_string()}>
+                    <b>{ format!("n{id}") }</b>
+                    { format!(" {} · term {} · commit {}", cluster_view::role_name(n), n.raft.term, n.raft.log.committed) }
+                </li>
+            }
+        })
+        .collect()
+}
+
+fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compare) -> Html {
+    let first = c.run.first();
+    let (name, class) = if side == "a" {
+        (words::RUN_A, "pane-a")
+    } else {
+        (words::RUN_B, "pane-b")
+    };
+    let caption = if label.is_empty() {
+        format!("{name}: {}", words::AS_WRITTEN)
+    } else {
+        format!("{name}: {label}")
+    };
+    // Before the fork, B is A (the engine forks B from A there).
+    let shown = sim.unwrap_or(c.run.a());
+    let now = shown.now;
+    let drawing = {
+        let pv = View {
+            tl: v.tl,
+            sim: shown,
+            ui: v.ui,
+            scenario: v.scenario,
+            link: v.link,
+            dispatch: v.dispatch.clone(),
+            compare: None,
+        };
+        cluster_view::render(&pv)
+    };
+    // The time strip: the run so far, with the first divergence marked.
+    let span = now.max(first.map_or(0, |d| d.time)).max(1) as f64;
+    let marker = first.map(|d| {
+        let left = format!("left:{:.1}%", d.time as f64 / span * 100.0);
+        html! {
+            <span class="cmp-mark" style={left} data-divergence-mark={d.time.to_string()}
+                title={format!("{} @ {}", words::DIVERGED_HERE, ticks(d.time))}>{ "◆" }</span>
+        }
+    });
+    let failed = if side == "a" {
+        c.run.failures_a().len()
+    } else {
+        c.run.failures_b().len()
+    };
+    html! {
+        <section class={classes!("cmp-pane", class)} data-pane={side}
+            data-compare-now={now.to_string()} data-compare-line={c.run.next_line().to_string()}
+            aria-label={caption.clone()}>
+            <header class="cmp-head">
+                <span class="cmp-label">{ caption }</span>
+                if sim.is_none() { <span class="cmp-note">{ words::BEFORE_FORK }</span> }
+                <span class="cmp-clock">{ format!("tick {}", ticks(now)) }</span>
+            </header>
+            <div class="cmp-picture">{ drawing }</div>
+            <div class="cmp-strip" aria-hidden="true">
+                <span class="cmp-fill" style="width:100%"></span>
+                { for marker }
+            </div>
+            <ul class="cmp-nodes">{ node_rows(shown, first) }</ul>
+            if failed > 0 {
+                <p class="cmp-failed">{ format!("{}: {failed}", words::FAILED_LINES) }</p>
+            }
+        </section>
+    }
+}
+
+/// The two panes and the divergence box, in place of the single drawing.
+pub fn render(v: &View, c: &Compare) -> Html {
+    let (la, lb) = &c.labels;
+    let div = match (&c.error, c.run.first()) {
+        (Some(e), _) => html! { <p class="cmp-error" role="alert">{ e.clone() }</p> },
+        (None, Some(d)) => html! {
+            <p class="cmp-divergence" data-divergence={d.time.to_string()} aria-live="polite">
+                <b>{ format!("{} @ tick {}: ", words::FIRST_DIVERGENCE, ticks(d.time)) }</b>
+                { divergence_words(c.run.label(), d) }
+            </p>
+        },
+        (None, None) => html! {
+            <p class="cmp-divergence none" aria-live="polite">{ words::NO_DIVERGENCE }</p>
+        },
+    };
+    html! {
+        <div class="compare" role="group" aria-label={words::PANES}>
+            <div class="cmp-panes">
+                { pane(v, "a", la, Some(c.run.a()), c) }
+                { pane(v, "b", lb, c.run.b(), c) }
+            </div>
+            { div }
+        </div>
+    }
+}
+
+/// "with prevote=off: n1 is candidate (A: precandidate) (line 16: campaign n1)": the
+/// engine's words, without the time it already shows in bold.
+fn divergence_words(label: &str, d: &Divergence) -> String {
+    let diffs = d
+        .text
+        .split_once(&format!("{label}: "))
+        .map_or(d.text.as_str(), |(_, w)| w);
+    format!("{label}: {diffs} (line {}: {})", d.lineno, d.line)
+}

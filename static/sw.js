@@ -1,0 +1,110 @@
+// raftlab's service worker: after one visit the app reloads with no network (a lecture room
+// with bad wifi), and a new version is picked up as soon as the network is back.
+//
+// - The page itself (navigations, index.html): network first, the cached copy when offline.
+//   So an online reload always gets the current version.
+// - Trunk's hashed files (raftlab-<hash>.js, raftlab-<hash>_bg.wasm, app-<hash>.css): cache
+//   first. A name never changes content, and a new version has new names.
+// - Anything else of this site (icons, manifest): network first, cache as fallback.
+// When a fresh index.html arrives, hashed files it no longer names are deleted, so old
+// versions do not pile up. Only GET requests to this origin are handled; nothing off-site.
+const CACHE = 'raftlab';
+const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/;
+const SCOPE = new URL(self.registration.scope);
+const INDEX = new URL('./', SCOPE).href;
+
+// The hashed files an index.html names, as absolute URLs.
+function assetsOf(html) {
+  const urls = new Set();
+  // Every quoted reference: link hrefs, and the module script's import and wasm path.
+  for (const m of html.matchAll(/["']([^"'\s<>]+)["']/g)) {
+    let url;
+    try {
+      url = new URL(m[1], INDEX);
+    } catch {
+      continue;
+    }
+    if (url.origin === SCOPE.origin && HASHED.test(url.pathname)) urls.add(url.href);
+  }
+  return urls;
+}
+
+// Stores a fresh index.html and its hashed files, then drops hashed files of other versions.
+async function adopt(cache, html) {
+  const wanted = assetsOf(html);
+  await Promise.all(
+    [...wanted].map(async (url) => {
+      if (!(await cache.match(url))) {
+        const res = await fetch(url);
+        if (res.ok) await cache.put(url, res);
+      }
+    }),
+  );
+  for (const req of await cache.keys()) {
+    const path = new URL(req.url).pathname;
+    if (HASHED.test(path) && !wanted.has(req.url)) await cache.delete(req);
+  }
+}
+
+async function refreshIndex() {
+  const res = await fetch(INDEX, { cache: 'no-store' });
+  if (!res.ok) throw new Error(`index.html: HTTP ${res.status}`);
+  const cache = await caches.open(CACHE);
+  await cache.put(INDEX, res.clone());
+  await adopt(cache, await res.text());
+  return res;
+}
+
+self.addEventListener('install', (event) => {
+  // The first visit's files were fetched before this worker existed: fetch them once more.
+  event.waitUntil(refreshIndex().then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
+async function networkFirst(request, key) {
+  const cache = await caches.open(CACHE);
+  try {
+    const res = await fetch(request);
+    if (res.ok) {
+      if (key === INDEX) {
+        await cache.put(INDEX, res.clone());
+        // Not awaited by the page: fetching a new version's files happens in the background.
+        adopt(cache, await res.clone().text()).catch(() => {});
+      } else {
+        await cache.put(key, res.clone());
+      }
+    }
+    return res;
+  } catch (err) {
+    const hit = await cache.match(key);
+    if (hit) return hit;
+    throw err;
+  }
+}
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(request.url);
+  if (hit) return hit;
+  const res = await fetch(request);
+  if (res.ok) await cache.put(request.url, res.clone());
+  return res;
+}
+
+self.addEventListener('fetch', (event) => {
+  const req = event.request;
+  if (req.method !== 'GET') return;
+  const url = new URL(req.url);
+  if (url.origin !== SCOPE.origin || !url.href.startsWith(SCOPE.href)) return;
+  if (req.mode === 'navigate') {
+    // Any address inside the app (with ?preset=, #run=...) is the same page.
+    event.respondWith(networkFirst(req, INDEX));
+  } else if (HASHED.test(url.pathname)) {
+    event.respondWith(cacheFirst(req));
+  } else {
+    event.respondWith(networkFirst(req, url.href.split('#')[0]));
+  }
+});

@@ -1,0 +1,70 @@
+// Accessibility: axe-core (run inside the page) finds no serious or critical violation on
+// the main views; the polite live region announces a new leader; nodes are named by what
+// they show ("n2, leader, term 3, voted n2"); Enter on a focused node selects it.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { withApp } from './harness.mjs';
+import { assertAccessible } from './axe.mjs';
+import { openTab, pause, waitLeader } from './raftlab.mjs';
+
+/** The views checked, each reached from a fresh page by `open(page)`. */
+const VIEWS = [
+  ['default view', async () => {}],
+  ['node tab with a node selected', async (page) => {
+    await page.locator('g.node[data-node="n1"]').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-panel-node="n1"]');
+  }],
+  ['network tab', (page) => openTab(page, 'network')],
+  ['membership tab', (page) => openTab(page, 'membership')],
+  ['client tab', (page) => openTab(page, 'client')],
+  ['scenario tab', (page) => openTab(page, 'scenario')],
+  ['export / share tab', (page) => openTab(page, 'export / share')],
+  ['a running lesson', async (page) => {
+    await openTab(page, 'scenario');
+    await page.selectOption('select[aria-label="preset"]', { index: 1 });
+    await page.click('button[aria-label="load preset"]');
+    await page.click('button[aria-label="run to next pause"]');
+    await page.waitForSelector('.script[data-scenario]');
+  }],
+  ['help', async (page) => {
+    await page.keyboard.press('?');
+    await page.waitForSelector('.overlay[role=dialog]');
+  }],
+  ['dark theme', async (page) => {
+    await page.goto(new URL('?theme=dark', page.url()).href);
+    await page.waitForSelector('.app.theme-dark svg.cluster');
+  }],
+];
+
+for (const [name, open] of VIEWS) {
+  test(`axe-core: no serious or critical violation on the ${name}`, { timeout: 120_000 }, () =>
+    withApp(`a11y-${name.replace(/[^a-z]+/g, '-')}`, async (app) => {
+      const { page } = app;
+      await page.waitForSelector('svg.cluster');
+      await waitLeader(page);
+      await pause(page);
+      await open(page);
+      await assertAccessible(page, name);
+    }),
+  );
+}
+
+test('the live region announces a new leader, and nodes are named by what they show', { timeout: 120_000 }, () =>
+  withApp('a11y-live-region', async (app) => {
+    const { page } = app;
+    const region = page.locator('[role=status][aria-live=polite]');
+    assert.equal(await region.count(), 1, 'exactly one polite live region');
+    const leader = await waitLeader(page);
+    await page.waitForFunction(
+      (id) => document.querySelector('[role=status][aria-live=polite]').textContent.includes(`${id} became leader`),
+      leader.id,
+      { timeout: 10_000, polling: 100 },
+    );
+    await pause(page);
+    const label = await page.locator(`g.node[data-node="${leader.id}"]`).getAttribute('aria-label');
+    assert.match(label, new RegExp(`^${leader.id}, leader, term ${leader.term}, `));
+    // The drawing is a group of buttons, not an image with buttons inside.
+    assert.equal(await page.locator('svg.cluster').getAttribute('role'), 'group');
+  }),
+);

@@ -1,0 +1,184 @@
+// Issue 15, compare in the browser: a compare lesson shows run A and run B in two panes that
+// advance in lockstep with the lesson, labelled with what differs, and the first divergence
+// is marked on both and described in words. Every wait polls the page; nothing sleeps.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { withApp } from './harness.mjs';
+import { lessonState, pageScroll, visibility } from './lessons.mjs';
+
+const RUN_NOW = 'button[aria-label="run to the next narration"]';
+
+/** Both panes' clocks and captions, and the lesson's own clock. */
+function panes(page) {
+  return page.evaluate(() => {
+    const p = (s) => {
+      const el = document.querySelector(`[data-pane="${s}"]`);
+      return el
+        ? {
+            now: Number(el.dataset.compareNow),
+            label: el.querySelector('.cmp-label').textContent,
+            marks: el.querySelectorAll('[data-divergence-mark]').length,
+          }
+        : null;
+    };
+    const d = document.querySelector('[data-divergence]');
+    return {
+      a: p('a'),
+      b: p('b'),
+      lessonNow: Number(document.querySelector('.sim-state').dataset.now),
+      divergence: d ? d.textContent : null,
+      none: document.querySelector('.cmp-divergence.none')?.textContent ?? null,
+    };
+  });
+}
+
+/** Runs the lesson narration by narration, checking lockstep at every pause. */
+async function playToDivergence(page) {
+  let last = await panes(page);
+  let advanced = 0;
+  for (let i = 0; i < 20 && !last.divergence; i++) {
+    const before = (await lessonState(page)).step;
+    await page.click(RUN_NOW);
+    await page.waitForFunction(
+      (k) => Number(document.querySelector('[data-lesson-step]').dataset.lessonStep) > k,
+      before,
+    );
+    const now = await panes(page);
+    assert.equal(now.a.now, now.b.now, `pane clocks together at narration ${before + 1}`);
+    assert.equal(now.a.now, now.lessonNow, 'the panes stand where the lesson stands');
+    assert.ok(now.a.now >= last.a.now, 'time only moves forward');
+    if (now.a.now > last.a.now) advanced++;
+    last = now;
+  }
+  return { last, advanced };
+}
+
+test('preset 21 shows runs A and B side by side, in lockstep, with the first divergence in words', { timeout: 180_000 }, () =>
+  withApp(
+    'compare-21',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-pane="a"]');
+      let s = await panes(page);
+      assert.equal(s.a.label, 'A: prevote=on');
+      assert.equal(s.b.label, 'B: prevote=off');
+      assert.match(s.none, /No divergence yet/);
+      await app.screenshot('compare-21-start-1280');
+      const { last, advanced } = await playToDivergence(page);
+      assert.ok(advanced >= 2, `both panes advanced together over ${advanced} narrations`);
+      assert.match(last.divergence, /First divergence @ tick 24\.5/);
+      assert.match(last.divergence, /with prevote=off: n1 is candidate \(A: precandidate\)/);
+      assert.equal(last.a.marks, 1, 'marked on A');
+      assert.equal(last.b.marks, 1, 'marked on B');
+      // The drawings are the app's own cluster view, one per run.
+      assert.equal(await page.locator('[data-pane] svg.cluster').count(), 2);
+      const vis = await visibility(page, ['[data-pane="a"] svg.cluster', '[data-pane="b"] svg.cluster', '[data-divergence]']);
+      for (const [k, v] of Object.entries(vis)) assert.ok(v.visible, `${k} in view at 1280x720: ${JSON.stringify(v)}`);
+      const a = await page.locator('[data-pane="a"]').boundingBox();
+      const b = await page.locator('[data-pane="b"]').boundingBox();
+      assert.ok(b.x >= a.x + a.width - 1, 'side by side');
+      await app.screenshot('compare-21-diverged-1280');
+      await app.assertNoErrors();
+      app.assertNoOffsiteRequests();
+    },
+    { path: '?preset=21-compare-prevote-rejoin', viewport: { width: 1280, height: 720 } },
+  ),
+);
+
+test('during a paced stretch both panes follow the lesson clock frame by frame', { timeout: 180_000 }, () =>
+  withApp(
+    'compare-21-paced',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-pane="b"]');
+      await page.click(RUN_NOW);
+      await page.waitForSelector('[data-lesson-step="1"][data-lesson-playing="false"]');
+      // Step 2 is `isolate n1` then `tick 50`: sample both panes at every animation frame.
+      const trace = page.evaluate(
+        () =>
+          new Promise((resolve) => {
+            const frames = [];
+            const tick = () => {
+              const n = (s) => Number(document.querySelector(`[data-pane="${s}"]`).dataset.compareNow);
+              const lesson = Number(document.querySelector('.sim-state').dataset.now);
+              frames.push({ a: n('a'), b: n('b'), lesson });
+              const dock = document.querySelector('[data-lesson-step]');
+              if ((dock.dataset.lessonStep === '2' && dock.dataset.lessonPlaying === 'false') || frames.length > 20000) {
+                resolve(frames);
+              } else {
+                requestAnimationFrame(tick);
+              }
+            };
+            requestAnimationFrame(tick);
+          }),
+      );
+      await page.click('button[aria-label="continue the scenario"]');
+      const frames = await trace;
+      for (const f of frames) {
+        assert.equal(f.a, f.b, `A and B on the same clock: ${JSON.stringify(f)}`);
+        assert.ok(f.a <= f.lesson, `the panes never run ahead of the lesson: ${JSON.stringify(f)}`);
+      }
+      const distinct = new Set(frames.map((f) => f.a)).size;
+      assert.ok(distinct >= 10, `the panes moved through ${distinct} moments during the stretch, not in one jump`);
+      const last = frames[frames.length - 1];
+      assert.equal(last.a, last.lesson, 'and stand where the lesson stands at the pause');
+    },
+    { path: '?preset=21-compare-prevote-rejoin', viewport: { width: 1280, height: 720 } },
+  ),
+);
+
+for (const [w, h] of [
+  [1024, 768],
+  [390, 844],
+]) {
+  test(`a compare lesson fits ${w}x${h}`, { timeout: 180_000 }, () =>
+    withApp(
+      `compare-21-${w}`,
+      async (app) => {
+        const { page } = app;
+        await page.waitForSelector('[data-pane="b"]');
+        const { last } = await playToDivergence(page);
+        assert.ok(last.divergence, 'the divergence is described');
+        const a = await page.locator('[data-pane="a"]').boundingBox();
+        const b = await page.locator('[data-pane="b"]').boundingBox();
+        if (w < 700) {
+          assert.ok(b.y >= a.y + a.height - 1, 'stacked on a phone');
+          const sc = await pageScroll(page);
+          assert.ok(sc.scrollWidth <= sc.innerWidth + 1, `no sideways scroll (${sc.scrollWidth})`);
+        } else {
+          assert.ok(b.x >= a.x + a.width - 1, 'side by side');
+          const vis = await visibility(page, ['[data-pane="a"] svg.cluster', '[data-pane="b"] svg.cluster', '[data-divergence]']);
+          for (const [k, v] of Object.entries(vis)) assert.ok(v.visible, `${k} in view: ${JSON.stringify(v)}`);
+        }
+        await app.screenshot(`compare-21-diverged-${w}`);
+        await app.assertNoErrors();
+      },
+      { path: '?preset=21-compare-prevote-rejoin', viewport: { width: w, height: h } },
+    ),
+  );
+}
+
+test('compare= in the address compares any preset; a bad value is a notice', { timeout: 120_000 }, async () => {
+  await withApp(
+    'compare-link',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-pane="b"]');
+      const s = await panes(page);
+      assert.equal(s.a.label, 'A: checkquorum=on');
+      assert.equal(s.b.label, 'B: checkquorum=off');
+    },
+    { path: '?preset=04-leader-isolated&compare=checkquorum=off', viewport: { width: 1280, height: 720 } },
+  );
+  await withApp(
+    'compare-link-bad',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-notice]');
+      assert.match(await page.textContent('[data-notice]'), /compare=prevote=maybe/);
+      assert.equal(await page.locator('[data-pane]').count(), 0);
+      assert.equal(await app.fatalText(), null);
+    },
+    { path: '?preset=04-leader-isolated&compare=prevote=maybe', viewport: { width: 1280, height: 720 } },
+  );
+});

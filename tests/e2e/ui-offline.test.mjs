@@ -1,0 +1,135 @@
+// The app installs and works offline (static/: icon, web app manifest, service worker):
+// after one visit, a reload with the network cut shows the app; back online, a new version
+// is picked up at once and the old version's hashed files leave the cache.
+//
+// The app is reached through a small proxy in front of RAFTLAB_URL, which can pretend a new
+// version was deployed (index.html names a differently hashed stylesheet).
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { test } from 'node:test';
+import { APP_URL, SCREENSHOT_DIR, isLocalUrl, launchBrowser } from './harness.mjs';
+
+const NEW_CSS = 'app-00000000000000aa.css';
+
+/** A proxy to APP_URL; `proxy.version = 2` serves a "new version" of index.html. */
+async function startProxy() {
+  const state = { version: 1, oldCss: null };
+  const server = createServer(async (req, res) => {
+    try {
+      let path = req.url;
+      if (state.version === 2 && path === `/${NEW_CSS}`) path = `/${state.oldCss}`;
+      const up = await fetch(new URL(path, APP_URL), { cache: 'no-store' });
+      let body = Buffer.from(await up.arrayBuffer());
+      const type = up.headers.get('content-type') || 'application/octet-stream';
+      if (type.startsWith('text/html')) {
+        let html = body.toString('utf8');
+        state.oldCss ??= html.match(/app-[0-9a-f]{8,16}\.css/)?.[0];
+        if (state.version === 2) {
+          html = html
+            .replaceAll(state.oldCss, NEW_CSS)
+            .replace('<head>', '<head><meta name="raftlab-probe" content="version 2">');
+        }
+        body = Buffer.from(html);
+      }
+      res.writeHead(up.status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(body);
+    } catch (err) {
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(String(err));
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  state.url = `http://127.0.0.1:${server.address().port}/`;
+  state.close = () => new Promise((ok) => server.close(ok));
+  return state;
+}
+
+async function appShown(page) {
+  await page.locator('svg.cluster, .cluster svg').first().waitFor({ timeout: 30_000 });
+  assert.equal(await page.locator('#fatal').isVisible(), false, 'the error box is shown');
+}
+
+async function hashedInCache(page) {
+  return page.evaluate(async () => {
+    const cache = await caches.open('raftlab');
+    return (await cache.keys())
+      .map((r) => new URL(r.url).pathname.slice(1))
+      .filter((p) => /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/.test(p))
+      .sort();
+  });
+}
+
+test('after one visit the app reloads offline, and picks up a new version online', { timeout: 180_000 }, async () => {
+  const proxy = await startProxy();
+  const browser = await launchBrowser();
+  const requests = [];
+  const errors = [];
+  try {
+    const context = await browser.newContext({ serviceWorkers: 'allow', viewport: { width: 1280, height: 800 } });
+    context.on('request', (r) => requests.push(r.url()));
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(String(e)));
+    // The probe below fails on purpose (the network is cut); Chromium logs that as an error.
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !(m.location()?.url || '').includes('no-such-file')) errors.push(m.text());
+    });
+
+    await page.goto(proxy.url);
+    await appShown(page);
+    // The icon and the manifest are real files, and the manifest names icons that exist.
+    const manifest = await page.evaluate(async () => {
+      const href = document.querySelector('link[rel=manifest]').href;
+      const m = await (await fetch(href)).json();
+      const icons = await Promise.all(
+        m.icons.map(async (i) => (await fetch(new URL(i.src, href))).status),
+      );
+      return { name: m.short_name, start: new URL(m.start_url, href).href, icons };
+    });
+    assert.equal(manifest.name, 'raftlab');
+    assert.equal(manifest.start, proxy.url);
+    assert.ok(manifest.icons.length >= 3 && manifest.icons.every((s) => s === 200), JSON.stringify(manifest));
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) {
+        await new Promise((ok) => navigator.serviceWorker.addEventListener('controllerchange', ok));
+      }
+    });
+    const v1 = await hashedInCache(page);
+    assert.ok(v1.some((p) => p.endsWith('.wasm')) && v1.some((p) => p.endsWith('.css')), `cached: ${v1}`);
+
+    // Offline: the whole app comes from the cache.
+    await context.setOffline(true);
+    await page.reload();
+    await appShown(page);
+    assert.equal(await page.title(), 'raftlab');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}offline-reload.png` });
+    // With the network gone even the proxy is unreachable: prove it.
+    const reachable = await page.evaluate((u) => fetch(u + 'no-such-file').then(() => true, () => false), proxy.url);
+    assert.equal(reachable, false, 'the network was not cut');
+
+    // Back online with a new version deployed: one reload shows it, not the cached one.
+    await context.setOffline(false);
+    proxy.version = 2;
+    await page.reload();
+    await appShown(page);
+    assert.equal(
+      await page.locator('meta[name=raftlab-probe]').getAttribute('content'),
+      'version 2',
+      'an online reload served the stale cached page',
+    );
+    // The old version's stylesheet leaves the cache once the new one is in.
+    await page.waitForFunction(
+      async ([css, old]) => {
+        const keys = (await (await caches.open('raftlab')).keys()).map((r) => r.url);
+        return keys.some((k) => k.endsWith(css)) && !keys.some((k) => k.endsWith(old));
+      },
+      [NEW_CSS, proxy.oldCss],
+      { timeout: 20_000, polling: 200 },
+    );
+    assert.deepEqual(errors, []);
+    assert.deepEqual(requests.filter((u) => !isLocalUrl(u)), []);
+  } finally {
+    await browser.close().catch(() => {});
+    await proxy.close();
+  }
+});
