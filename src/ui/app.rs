@@ -39,8 +39,9 @@ pub struct App {
     dispatch: Callback<Msg>,
     _keys: Option<KeyListener>,
     announcer: Announcer,
-    /// A held-back announcement's wake-up (the run may be paused, with no frames coming).
-    announce_timer: Option<gloo_timers::callback::Timeout>,
+    /// A wake-up is set for a held-back announcement (the run may be paused, with no frames
+    /// coming to flush it).
+    announce_waiting: bool,
 }
 
 impl App {
@@ -237,12 +238,10 @@ impl App {
         let now = now_ms().unwrap_or(0.0);
         if let Some(text) = self.announcer.take(now) {
             self.ui.live = text;
-        } else if self.announcer.has_pending() && self.announce_timer.is_none() {
+        } else if self.announcer.has_pending() && !self.announce_waiting {
             let dispatch = self.dispatch.clone();
             let wait = crate::sim::announce::MIN_GAP_MS as u32;
-            self.announce_timer = Some(gloo_timers::callback::Timeout::new(wait, move || {
-                dispatch.emit(Msg::Announce)
-            }));
+            self.announce_waiting = dom::after(wait, move || dispatch.emit(Msg::Announce));
         }
     }
 }
@@ -335,7 +334,7 @@ impl Component for App {
             dispatch: ctx.link().callback(|m: Msg| m),
             _keys: keys,
             announcer: Announcer::default(),
-            announce_timer: None,
+            announce_waiting: false,
         };
         app.apply_location();
         // Only what happens from now on is announced.
@@ -387,7 +386,7 @@ impl Component for App {
                 };
                 self.lesson_update(m);
             }
-            Msg::Announce => self.announce_timer = None,
+            Msg::Announce => self.announce_waiting = false,
             Msg::BackTick => {
                 self.set_playing(false);
                 let t = self.tl().sim().now.saturating_sub(TICK_MS);

@@ -253,6 +253,16 @@ pub fn from_text_field(e: &web_sys::KeyboardEvent) -> bool {
     false
 }
 
+/// Calls `f` once after `ms` milliseconds. There is no handle to cancel it: the callback
+/// frees itself when it runs, so it can safely cause any update, including one that would
+/// otherwise drop the timer it runs in. Returns false when no timer could be set.
+pub fn after(ms: u32, f: impl FnOnce() + 'static) -> bool {
+    let Some(w) = window() else { return false };
+    let cb = Closure::once_into_js(f);
+    w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), ms as i32)
+        .is_ok()
+}
+
 /// The node a key event's target belongs to (a focused node of the drawing), if any.
 pub fn focused_node(e: &web_sys::KeyboardEvent) -> Option<crate::raft::NodeId> {
     let el = e.target()?.dyn_into::<Element>().ok()?;

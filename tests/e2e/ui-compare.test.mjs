@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { withApp } from './harness.mjs';
 import { lessonState, pageScroll, visibility } from './lessons.mjs';
 
-const RUN_NOW = 'button[aria-label="run to the next narration"]';
+const RUN_NOW = 'button[aria-label="run to next pause"]';
 
 /** Both panes' clocks and captions, and the lesson's own clock. */
 function panes(page) {
@@ -112,7 +112,7 @@ test('during a paced stretch both panes follow the lesson clock frame by frame',
             requestAnimationFrame(tick);
           }),
       );
-      await page.click('button[aria-label="continue the scenario"]');
+      await page.click('button[aria-label="continue the scenario"], button[aria-label="start the lesson"]');
       const frames = await trace;
       for (const f of frames) {
         assert.equal(f.a, f.b, `A and B on the same clock: ${JSON.stringify(f)}`);
