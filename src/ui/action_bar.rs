@@ -22,6 +22,16 @@ pub fn outcome_class(o: &Outcome) -> &'static str {
     }
 }
 
+/// The outcome's description without the "(<etcd error>)" it carries, since the error is shown
+/// apart as a chip.
+fn describe_without_error(o: &Outcome) -> String {
+    let text = o.describe();
+    match o.etcd_error() {
+        Some(err) => text.replacen(&format!(" ({err})"), "", 1),
+        None => text,
+    }
+}
+
 /// One request as a line.
 pub fn request_line(r: &Request) -> Html {
     let via = r
@@ -33,7 +43,10 @@ pub fn request_line(r: &Request) -> Html {
             data-outcome={outcome_class(&r.outcome)}>
             <span class="req-what">{ format!("{}{via}", r.kind.label()) }</span>
             { " → " }
-            <span class="req-outcome">{ r.outcome.describe() }</span>
+            <span class="req-outcome">{ describe_without_error(&r.outcome) }</span>
+            if let Some(err) = r.outcome.etcd_error() {
+                { " " }<code class="etcd-error" data-etcd-error="">{ err }</code>
+            }
             <span class="req-time">{ format!(" ({})", secs(r.time)) }</span>
         </span>
     }
