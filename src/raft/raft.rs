@@ -1459,16 +1459,6 @@ impl Raft {
                 })
             })
             .collect();
-        for e in &ents {
-            let req = e.req();
-            if req != 0 {
-                self.notes.push(Note::Appended {
-                    req,
-                    index: e.index,
-                    term: e.term,
-                });
-            }
-        }
         self.log.append(&ents);
         let last = self.log.last_index();
         self.log.commit_to(last);
