@@ -181,11 +181,17 @@ if [ "$WANT_TEST_DEPS" = 1 ]; then
   node_major="$(node -p 'process.versions.node.split(".")[0]')"
   [ "$node_major" -ge 20 ] || die "node $node_major is too old: the e2e tests (playwright-core) need node >= 20"
 
-  # playwright-core only (no browser download, ever); version pinned in package-lock.json.
-  want_pw="$(node -p 'require("./tests/e2e/package.json").dependencies["playwright-core"]')"
-  have_pw="$(node -p 'try { require("./tests/e2e/node_modules/playwright-core/package.json").version } catch (e) { "" }')"
-  if [ "$have_pw" != "$want_pw" ]; then
-    say "npm ci in tests/e2e (playwright-core $want_pw)"
+  # playwright-core (no browser download, ever) and axe-core, versions pinned in
+  # package-lock.json: `npm ci` when any dependency is missing or of another version.
+  stale_deps="$(cd tests/e2e && node -e '
+    const deps = require("./package.json").dependencies || {};
+    const stale = Object.entries(deps).filter(([name, want]) => {
+      try { return require("./node_modules/" + name + "/package.json").version !== want; }
+      catch (e) { return true; }
+    }).map(([name, want]) => name + "@" + want);
+    process.stdout.write(stale.join(" "));')"
+  if [ -n "$stale_deps" ]; then
+    say "npm ci in tests/e2e ($stale_deps)"
     (cd tests/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >/tmp/raftlab-npm.log 2>&1) ||
       { tail -n 30 /tmp/raftlab-npm.log >&2; die "npm ci in tests/e2e failed (log: /tmp/raftlab-npm.log)"; }
   fi

@@ -561,8 +561,18 @@ fn run_seed(seed: u64) -> Findings {
         .map(|v| format!("{}: {} (after {})", v.invariant, v.detail, v.cause))
         .collect();
     if !run.split {
-        f.wrong_reads = std::mem::take(&mut run.oracle.wrong_reads);
-        f.lost_writes = std::mem::take(&mut run.oracle.lost_writes);
+        f.wrong_reads = run
+            .oracle
+            .wrong_reads
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        f.lost_writes = run
+            .oracle
+            .lost_writes
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
     }
     f.forgiven = run.oracle.forgiven;
     f.reads = run.oracle.reads_checked;

@@ -385,21 +385,14 @@ impl Env {
             }
             "propose-conf-change" => {
                 let id = c.arg_id(0)?;
-                // Without transition= the nodes keep the one they have (Auto unless a
-                // file set another): the empty change that leaves an explicit joint
-                // configuration must not turn the joint configuration into an auto one.
+                // The transition travels in the entry (etcd's ConfChangeV2); without
+                // transition= it is Auto, what etcd's v1 and v2 changes do unasked.
                 let transition = match c.kv.get("transition").map(String::as_str) {
-                    None => None,
-                    Some("auto") => Some(ConfChangeTransition::Auto),
-                    Some("implicit") => Some(ConfChangeTransition::JointImplicit),
-                    Some("explicit") => Some(ConfChangeTransition::JointExplicit),
+                    None | Some("auto") => ConfChangeTransition::Auto,
+                    Some("implicit") => ConfChangeTransition::JointImplicit,
+                    Some("explicit") => ConfChangeTransition::JointExplicit,
                     Some(t) => return Err(format!("unknown transition {t}")),
                 };
-                if let Some(transition) = transition {
-                    for r in self.nodes.values_mut() {
-                        r.cfg.conf_change_transition = transition;
-                    }
-                }
                 let mut changes = Vec::new();
                 for w in c.input.iter().flat_map(|l| l.split_whitespace()) {
                     let (kind, n) = w.split_at(1);
@@ -416,7 +409,10 @@ impl Env {
                     term: 0,
                     index: 0,
                     data: EntryData::Conf {
-                        cc: ConfChange { changes },
+                        cc: ConfChange {
+                            changes,
+                            transition,
+                        },
                         req: 0,
                     },
                 }));

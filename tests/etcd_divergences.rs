@@ -6,8 +6,8 @@ mod harness;
 
 use harness::{config, Net};
 use raftlab::raft::{
-    ConfChange, ConfChangeSingle, Config, EntryData, Message, MsgType, NodeId, Note, ProgressState,
-    ProposalRefusal, Raft, RaftConfig, Rng, Snapshot, NONE,
+    ConfChange, ConfChangeSingle, ConfChangeTransition, Config, EntryData, Message, MsgType,
+    NodeId, Note, ProgressState, ProposalRefusal, Raft, RaftConfig, Rng, Snapshot, NONE,
 };
 
 /// Takes `id`'s outgoing messages.
@@ -102,9 +102,7 @@ fn transfer_back_to_the_leader_aborts_the_pending_transfer() {
 fn conf_change_while_one_is_pending_is_appended_as_an_empty_entry() {
     let mut net = three(config(true, true));
     net.isolate(1); // nothing commits, so the first change stays pending
-    let add = |id| ConfChange {
-        changes: vec![ConfChangeSingle::AddLearner(id)],
-    };
+    let add = |id| ConfChange::new(vec![ConfChangeSingle::AddLearner(id)]);
     net.node_mut(1).client_conf_change(add(4), 1).unwrap();
     let last = net.node(1).log.last_index();
     net.node_mut(1).client_conf_change(add(5), 2).unwrap();
@@ -251,12 +249,7 @@ fn removed_leader_steps_down_only_when_configured() {
         };
         let mut net = three(cfg);
         net.node_mut(1)
-            .client_conf_change(
-                ConfChange {
-                    changes: vec![ConfChangeSingle::RemoveNode(1)],
-                },
-                1,
-            )
+            .client_conf_change(ConfChange::new(vec![ConfChangeSingle::RemoveNode(1)]), 1)
             .unwrap();
         net.settle();
         assert!(!net.node(1).trk.config.is_voter(1));
@@ -279,12 +272,11 @@ fn removed_leader_steps_down_only_when_configured() {
 /// ConfChangeTransitionJointExplicit, confchange_v2_add_single_explicit.txt).
 #[test]
 fn explicit_joint_change_waits_for_the_leave() {
-    let cfg = RaftConfig {
-        conf_change_transition: raftlab::raft::ConfChangeTransition::JointExplicit,
-        ..config(true, true)
-    };
-    let mut net = three(cfg);
-    net.add_member(1, 4, false, true, &[1, 2, 3]);
+    let mut net = three(config(true, true));
+    net.node_mut(1)
+        .client_conf_change(explicit(ConfChangeSingle::AddLearner(4)), 8)
+        .unwrap();
+    net.settle();
     net.tick_all(3);
     let c = net.node(1).trk.config.clone();
     assert!(c.is_joint() && !c.auto_leave, "{}", c.describe());
@@ -293,4 +285,85 @@ fn explicit_joint_change_waits_for_the_leave() {
         .unwrap();
     net.settle();
     assert!(!net.node(1).trk.config.is_joint());
+}
+
+fn explicit(change: ConfChangeSingle) -> ConfChange {
+    ConfChange {
+        transition: ConfChangeTransition::JointExplicit,
+        ..ConfChange::new(vec![change])
+    }
+}
+
+/// The transition travels with the entry (etcd's ConfChangeV2.Transition): every node,
+/// whatever its own settings, and a node that replays the entry after a restart, enters the
+/// same explicit joint configuration the leader does. It used to be read from the applying
+/// node's RaftConfig, so a single change proposed as joint was applied directly by the
+/// followers, and the configurations differed.
+#[test]
+fn conf_change_transition_travels_with_the_entry() {
+    let mut net = three(config(true, true));
+    net.node_mut(1)
+        .client_conf_change(explicit(ConfChangeSingle::AddLearner(4)), 8)
+        .unwrap();
+    net.settle();
+    net.tick_all(3);
+    let durable = net.node(3).durable();
+    let replayed = Raft::restart(3, durable, config(true, true), Rng::new(3));
+    let mut configs = vec![replayed.trk.config.clone()];
+    configs.extend((1..=3).map(|id| net.node(id).trk.config.clone()));
+    for c in &configs {
+        assert!(c.is_joint() && !c.auto_leave, "{}", c.describe());
+        assert_eq!(c, &configs[0]);
+    }
+}
+
+/// A ReadIndex response for a read the node does not know (it restarted while its request
+/// was at the leader) is dropped, never answered with whatever the key holds: etcd's server
+/// pairs a read state with a pending read by its request id and ignores any other, and the
+/// client of the crashed process saw an error.
+#[test]
+fn read_index_response_for_an_unknown_request_is_dropped() {
+    let mut net = three(config(true, true));
+    net.propose(1, "x", "1");
+    net.node_mut(2).client_read_index("y", 7).unwrap();
+    let forwarded = take(&mut net, 2);
+    assert!(forwarded.iter().any(|m| m.msg_type == MsgType::ReadIndex));
+    let durable = net.node(2).durable();
+    net.nodes.insert(
+        2,
+        Raft::restart(2, durable, config(true, true), Rng::new(5)),
+    );
+    for m in forwarded {
+        net.node_mut(1).step(m);
+    }
+    // Deliver the leader's heartbeat round by hand until it answers n2.
+    let mut answers = Vec::new();
+    for _ in 0..10 {
+        let out: Vec<Message> = net
+            .nodes
+            .values_mut()
+            .flat_map(|n| std::mem::take(&mut n.msgs))
+            .collect();
+        for m in out {
+            if m.msg_type == MsgType::ReadIndexResp {
+                answers.push(m);
+            } else {
+                net.node_mut(m.to).step(m);
+            }
+        }
+    }
+    assert_eq!(answers.len(), 1, "the leader answers the read once");
+    net.node_mut(2).notes.clear();
+    for m in answers {
+        net.node_mut(2).step(m);
+    }
+    assert!(
+        !net.node(2)
+            .notes
+            .iter()
+            .any(|n| matches!(n, Note::ReadServed { .. })),
+        "{:?}",
+        net.node(2).notes
+    );
+    assert!(net.node(2).read_waits.is_empty());
 }

@@ -333,9 +333,7 @@ fn promotion_refused_while_learner_lags() {
     for i in 0..20 {
         net.propose(1, "k", &i.to_string());
     }
-    let promote = ConfChange {
-        changes: vec![ConfChangeSingle::AddNode(4)],
-    };
+    let promote = ConfChange::new(vec![ConfChangeSingle::AddNode(4)]);
     let err = net
         .node_mut(1)
         .client_conf_change(promote.clone(), 2)
@@ -375,14 +373,12 @@ fn joint_consensus_needs_both_majorities() {
         net.nodes.insert(id, r);
     }
     net.campaign(1);
-    let cc = ConfChange {
-        changes: vec![
-            ConfChangeSingle::AddNode(4),
-            ConfChangeSingle::AddNode(5),
-            ConfChangeSingle::RemoveNode(2),
-            ConfChangeSingle::RemoveNode(3),
-        ],
-    };
+    let cc = ConfChange::new(vec![
+        ConfChangeSingle::AddNode(4),
+        ConfChangeSingle::AddNode(5),
+        ConfChangeSingle::RemoveNode(2),
+        ConfChangeSingle::RemoveNode(3),
+    ]);
     // Keep the new half unreachable: the joint entry itself commits under the old
     // configuration, but after that nothing commits without {1,4,5}'s majority.
     net.cut(1, 4);
@@ -549,12 +545,7 @@ fn adding_voter_to_single_node_stalls_until_it_starts() {
     net.campaign(1);
     assert_eq!(leaders(&net), vec![1]);
     net.node_mut(1)
-        .client_conf_change(
-            ConfChange {
-                changes: vec![ConfChangeSingle::AddNode(2)],
-            },
-            1,
-        )
+        .client_conf_change(ConfChange::new(vec![ConfChangeSingle::AddNode(2)]), 1)
         .unwrap();
     net.settle();
     assert_eq!(net.node(1).trk.config.voters.len(), 2);
@@ -600,12 +591,7 @@ fn removed_leader_steps_down() {
     let mut net = Net::new(3, cfg);
     net.campaign(1);
     net.node_mut(1)
-        .client_conf_change(
-            ConfChange {
-                changes: vec![ConfChangeSingle::RemoveNode(1)],
-            },
-            1,
-        )
+        .client_conf_change(ConfChange::new(vec![ConfChangeSingle::RemoveNode(1)]), 1)
         .unwrap();
     net.settle();
     assert_ne!(net.node(1).role, Role::Leader);
@@ -618,20 +604,13 @@ fn one_pending_conf_change_at_a_time() {
     let mut net = Net::new(3, config(true, true));
     net.campaign(1);
     net.isolate(1); // nothing commits, so the first change stays pending
-    let add = |id| ConfChange {
-        changes: vec![ConfChangeSingle::AddLearner(id)],
-    };
+    let add = |id| ConfChange::new(vec![ConfChangeSingle::AddLearner(id)]);
     net.node_mut(1).client_conf_change(add(4), 1).unwrap();
     net.settle();
     let mut r = net.node(1).clone();
     r.notes.clear();
-    r.client_conf_change(
-        ConfChange {
-            changes: vec![ConfChangeSingle::RemoveNode(3)],
-        },
-        2,
-    )
-    .unwrap();
+    r.client_conf_change(ConfChange::new(vec![ConfChangeSingle::RemoveNode(3)]), 2)
+        .unwrap();
     let dropped = r.notes.iter().any(|n| {
         matches!(
             n,

@@ -165,3 +165,74 @@ fn a_member_forced_into_a_new_cluster_after_its_removal_is_accepted_by_members_i
     let failures: Vec<String> = p.failures().iter().map(|r| format!("{r:?}")).collect();
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// Found by the campaign (seed 22016, reduced by hand): a leader that applied its own removal
+/// (the leave-joint entry of `member change add=n3,n4 remove=n1`) stopped at once, before its
+/// followers learned that entry was committed. n4 learned it from the append that carried
+/// the commit, n3 did not: n3 stayed joint, needing the vote of n1, which is gone, and n4
+/// could not win n3's vote (n3's log is longer): no leader ever, with both voters up. etcd's
+/// server stops a removed member one second after it applies its removal (stopWithDelay,
+/// "the member has been permanently removed from the cluster"); in that second the old
+/// leader keeps replicating and n3 learns the commit.
+#[test]
+fn a_leader_that_applies_its_own_removal_passes_the_commit_on_before_it_stops() {
+    let text = "cluster 1 seed=1 latency=0-0 max-entries=1 inflight=2 strict-reconfig=off\n\
+                await leader = n1 within 20\n\
+                propose k1=v1\n\
+                tick 5\n\
+                member change add=n3,n4 remove=n1\n\
+                tick 5\n\
+                propose k2=v2\n\
+                propose k3=v3\n\
+                propose k4=v4\n\
+                tick 5\n\
+                compact n1\n\
+                start n3\n\
+                start n4\n\
+                await n1.applied >= 4 within 5\n\
+                expect voters = n3,n4\n\
+                expect n1.status = running\n\
+                await n1.status = removed within 11\n\
+                expect n3.applied >= 4\n\
+                await leader != none within 50\n\
+                expect violations = 0\n";
+    let mut p = Player::new(Script::parse(text).expect("parses"));
+    p.run_all();
+    let failures: Vec<String> = p.failures().iter().map(|r| format!("{r:?}")).collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Found by the campaign (seeds 21140, 22503, ... after etcd's waiting requests landed): a
+/// `member add` issued while there was no leader waited, and force-new-cluster's leader
+/// then added the member to the new cluster. The checker had placed the member in the old
+/// cluster's history when it was created, so the new cluster's entries it received looked
+/// like a different committed history ("state machine safety"): a false alarm. A member
+/// that holds nothing yet now joins the history of the nodes that apply its addition.
+#[test]
+fn a_member_added_by_a_waiting_request_after_force_new_cluster_raises_no_false_alarm() {
+    let text = "cluster 5 seed=1 strict-reconfig=off\n\
+                await leader != none within 40\n\
+                propose a=1\n\
+                tick 5\n\
+                isolate n1\n\
+                kill n2\n\
+                await leader != none within 40\n\
+                propose b=2\n\
+                propose c=3\n\
+                tick 5\n\
+                kill n3\n\
+                kill n4\n\
+                kill n5\n\
+                heal\n\
+                member add n6 learner\n\
+                force-new-cluster n1\n\
+                await n1.role = leader within 40\n\
+                start n6\n\
+                tick 30\n\
+                expect n6.value a = 1\n\
+                expect violations = 0\n";
+    let mut p = Player::new(Script::parse(text).expect("parses"));
+    p.run_all();
+    let failures: Vec<String> = p.failures().iter().map(|r| format!("{r:?}")).collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}

@@ -5,32 +5,15 @@
 //! one that asks for it, enters a joint configuration first, in which both majorities decide,
 //! and leaves it with an empty change, by itself (auto-leave) or when asked (explicit).
 
-use serde::{Deserialize, Serialize};
-
+pub use super::message::ConfChangeTransition;
 use super::message::{ConfChange, ConfChangeSingle};
 pub use super::note::ConfChangeError;
 use super::tracker::Config;
 
-/// How a change enters and leaves joint consensus (etcd's ConfChangeTransition).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ConfChangeTransition {
-    /// One change is applied directly; several go through a joint configuration that the
-    /// leader leaves by itself.
-    #[default]
-    Auto,
-    /// Always through a joint configuration, left automatically.
-    JointImplicit,
-    /// Always through a joint configuration, left only by an explicit empty change.
-    JointExplicit,
-}
-
-/// The configuration after `cc` (entering and leaving joint consensus as `transition`
+/// The configuration after `cc` (entering and leaving joint consensus as its transition
 /// says), or why `cc` cannot be applied to `cfg`.
-pub fn apply(
-    cfg: &Config,
-    cc: &ConfChange,
-    transition: ConfChangeTransition,
-) -> Result<Config, ConfChangeError> {
+pub fn apply(cfg: &Config, cc: &ConfChange) -> Result<Config, ConfChangeError> {
+    let transition = cc.transition;
     if cc.is_leave_joint() {
         return leave_joint(cfg);
     }
@@ -115,16 +98,14 @@ fn check(cfg: &Config) -> Result<(), ConfChangeError> {
 mod tests {
     use super::*;
 
-    const AUTO: ConfChangeTransition = ConfChangeTransition::Auto;
-
     fn cc(changes: Vec<ConfChangeSingle>) -> ConfChange {
-        ConfChange { changes }
+        ConfChange::new(changes)
     }
 
     #[test]
     fn single_voter_change_is_direct() {
         let cfg = Config::with_voters([1, 2, 3]);
-        let next = apply(&cfg, &cc(vec![ConfChangeSingle::AddNode(4)]), AUTO).unwrap();
+        let next = apply(&cfg, &cc(vec![ConfChangeSingle::AddNode(4)])).unwrap();
         assert!(!next.is_joint());
         assert_eq!(next.voters.len(), 4);
     }
@@ -132,9 +113,9 @@ mod tests {
     #[test]
     fn learner_add_and_promote() {
         let cfg = Config::with_voters([1, 2, 3]);
-        let l = apply(&cfg, &cc(vec![ConfChangeSingle::AddLearner(4)]), AUTO).unwrap();
+        let l = apply(&cfg, &cc(vec![ConfChangeSingle::AddLearner(4)])).unwrap();
         assert!(l.learners.contains(&4) && !l.is_voter(4));
-        let p = apply(&l, &cc(vec![ConfChangeSingle::AddNode(4)]), AUTO).unwrap();
+        let p = apply(&l, &cc(vec![ConfChangeSingle::AddNode(4)])).unwrap();
         assert!(p.is_voter(4) && !p.learners.contains(&4));
     }
 
@@ -147,15 +128,12 @@ mod tests {
             ConfChangeSingle::RemoveNode(1),
             ConfChangeSingle::RemoveNode(2),
         ]);
-        let joint = apply(&cfg, &change, AUTO).unwrap();
+        let joint = apply(&cfg, &change).unwrap();
         assert!(joint.is_joint() && joint.auto_leave);
         assert_eq!(joint.outgoing, [1, 2, 3].into_iter().collect());
         assert_eq!(joint.voters, [3, 4, 5].into_iter().collect());
-        assert!(
-            apply(&joint, &change, AUTO).is_err(),
-            "no new change while joint"
-        );
-        let left = apply(&joint, &ConfChange::default(), AUTO).unwrap();
+        assert!(apply(&joint, &change).is_err(), "no new change while joint");
+        let left = apply(&joint, &ConfChange::default()).unwrap();
         assert!(!left.is_joint());
         assert_eq!(left.voters, [3, 4, 5].into_iter().collect());
     }
@@ -167,16 +145,16 @@ mod tests {
             ConfChangeSingle::AddLearner(1),
             ConfChangeSingle::AddNode(4),
         ]);
-        let joint = apply(&cfg, &change, AUTO).unwrap();
+        let joint = apply(&cfg, &change).unwrap();
         assert!(joint.learners_next.contains(&1) && joint.outgoing.contains(&1));
-        let left = apply(&joint, &ConfChange::default(), AUTO).unwrap();
+        let left = apply(&joint, &ConfChange::default()).unwrap();
         assert!(left.learners.contains(&1) && !left.is_voter(1));
     }
 
     #[test]
     fn cannot_remove_every_voter() {
         let cfg = Config::with_voters([1]);
-        assert!(apply(&cfg, &cc(vec![ConfChangeSingle::RemoveNode(1)]), AUTO).is_err());
+        assert!(apply(&cfg, &cc(vec![ConfChangeSingle::RemoveNode(1)])).is_err());
     }
 
     #[test]
@@ -187,7 +165,7 @@ mod tests {
             ConfChangeSingle::AddNode(4),
             ConfChangeSingle::AddLearner(5),
         ]);
-        let joint = apply(&cfg, &change, AUTO).unwrap();
+        let joint = apply(&cfg, &change).unwrap();
         assert!(joint.is_joint() && joint.auto_leave);
     }
 
@@ -195,11 +173,15 @@ mod tests {
     fn explicit_transition_stays_joint_until_asked() {
         let cfg = Config::with_voters([1]);
         let one = cc(vec![ConfChangeSingle::AddNode(2)]);
-        let implicit = apply(&cfg, &one, ConfChangeTransition::JointImplicit).unwrap();
+        let with = |transition| ConfChange {
+            transition,
+            ..one.clone()
+        };
+        let implicit = apply(&cfg, &with(ConfChangeTransition::JointImplicit)).unwrap();
         assert!(implicit.is_joint() && implicit.auto_leave);
-        let explicit = apply(&cfg, &one, ConfChangeTransition::JointExplicit).unwrap();
+        let explicit = apply(&cfg, &with(ConfChangeTransition::JointExplicit)).unwrap();
         assert!(explicit.is_joint() && !explicit.auto_leave);
-        let left = apply(&explicit, &ConfChange::default(), AUTO).unwrap();
+        let left = apply(&explicit, &ConfChange::default()).unwrap();
         assert_eq!(left.voters, [1, 2].into_iter().collect());
     }
 }

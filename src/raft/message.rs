@@ -122,15 +122,42 @@ impl ConfChangeSingle {
     }
 }
 
+/// How a change enters and leaves joint consensus (etcd's ConfChangeTransition).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ConfChangeTransition {
+    /// One change is applied directly; several go through a joint configuration that the
+    /// leader leaves by itself.
+    #[default]
+    Auto,
+    /// Always through a joint configuration, left automatically.
+    JointImplicit,
+    /// Always through a joint configuration, left only by an explicit empty change.
+    JointExplicit,
+}
+
 /// A configuration change (etcd's ConfChangeV2). No changes at all means "leave the joint
 /// configuration". More than one voter change at once is done by joint consensus.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConfChange {
     /// The changes, applied together.
     pub changes: Vec<ConfChangeSingle>,
+    /// How the change enters and leaves joint consensus. It travels in the entry, as in
+    /// etcd, so every node applies the change the same way whatever its own settings.
+    /// Ignored by the empty change that leaves a joint configuration.
+    #[serde(default)]
+    pub transition: ConfChangeTransition,
 }
 
 impl ConfChange {
+    /// `changes` with etcd's default transition (Auto), what etcd's server proposes for
+    /// member add, promote and remove.
+    pub fn new(changes: Vec<ConfChangeSingle>) -> ConfChange {
+        ConfChange {
+            changes,
+            transition: ConfChangeTransition::Auto,
+        }
+    }
+
     /// Whether this is the empty change that leaves a joint configuration.
     pub fn is_leave_joint(&self) -> bool {
         self.changes.is_empty()

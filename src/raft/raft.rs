@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::confchange::{self, ConfChangeTransition};
+use super::confchange;
 use super::kv::KvState;
 use super::log::RaftLog;
 use super::message::{
@@ -91,10 +91,6 @@ pub struct RaftConfig {
     /// down at once. False, etcd's default: it stays leader of a configuration it is not in,
     /// refusing proposals, until its process stops (etcd's server stops a removed member).
     pub step_down_on_removal: bool,
-    /// How configuration changes enter and leave joint consensus (etcd's
-    /// ConfChangeTransition, which etcd sets per change; here one setting for the cluster).
-    /// The default, Auto, is what etcd's v1 and v2 changes do without asking.
-    pub conf_change_transition: ConfChangeTransition,
 }
 
 impl Default for RaftConfig {
@@ -113,7 +109,6 @@ impl Default for RaftConfig {
             unsafe_commit_old_terms: false,
             legacy_flow_control: false,
             step_down_on_removal: false,
-            conf_change_transition: ConfChangeTransition::Auto,
         }
     }
 }
@@ -704,7 +699,7 @@ impl Raft {
                         applied: self.log.applied,
                     })
                 } else {
-                    confchange::apply(&self.trk.config, cc, self.cfg.conf_change_transition)
+                    confchange::apply(&self.trk.config, cc)
                         .err()
                         .map(ProposalRefusal::ConfChange)
                 };
@@ -1180,7 +1175,10 @@ impl Raft {
                 fwd.to = self.lead;
                 self.msgs.push(fwd);
             }
-            MsgType::ReadIndexResp => {
+            // A response for a read this process never asked for (it restarted while the
+            // request was at the leader) is dropped: its client already saw an error, and
+            // answering it would report a value nobody asked for.
+            MsgType::ReadIndexResp if self.read_keys.contains_key(&m.context) => {
                 self.read_waits.push((m.context, m.index));
             }
             _ => {}
@@ -1336,16 +1334,18 @@ impl Raft {
             .partition(|(_, idx)| *idx <= applied);
         self.read_waits = waiting;
         for (req, index) in ready {
-            let value = self
-                .read_keys
-                .remove(&req)
-                .and_then(|k| self.kv.get(&k).cloned());
+            // Without the key the read is not ours to answer; `None` would claim the key
+            // is absent.
+            let Some(key) = self.read_keys.remove(&req) else {
+                continue;
+            };
+            let value = self.kv.get(&key).cloned();
             self.notes.push(Note::ReadServed { req, index, value });
         }
     }
 
     fn apply_conf_change(&mut self, cc: &ConfChange, req: u64, index: u64) {
-        let next = match confchange::apply(&self.trk.config, cc, self.cfg.conf_change_transition) {
+        let next = match confchange::apply(&self.trk.config, cc) {
             Ok(c) => c,
             Err(e) => {
                 self.notes.push(Note::ProposalDropped {
@@ -1437,23 +1437,14 @@ impl Raft {
         let mut cfg = self.trk.config.clone();
         if cfg.is_joint() {
             data.push(ConfChange::default());
-            cfg = confchange::apply(
-                &cfg,
-                &ConfChange::default(),
-                confchange::ConfChangeTransition::Auto,
-            )
-            .unwrap_or(cfg);
+            cfg = confchange::apply(&cfg, &ConfChange::default()).unwrap_or(cfg);
         }
         if !cfg.voters.contains(&self.id) {
-            data.push(ConfChange {
-                changes: vec![AddNode(self.id)],
-            });
+            data.push(ConfChange::new(vec![AddNode(self.id)]));
         }
         for id in cfg.members() {
             if id != self.id {
-                data.push(ConfChange {
-                    changes: vec![RemoveNode(id)],
-                });
+                data.push(ConfChange::new(vec![RemoveNode(id)]));
             }
         }
         let li = self.log.last_index();
@@ -1468,16 +1459,6 @@ impl Raft {
                 })
             })
             .collect();
-        for e in &ents {
-            let req = e.req();
-            if req != 0 {
-                self.notes.push(Note::Appended {
-                    req,
-                    index: e.index,
-                    term: e.term,
-                });
-            }
-        }
         self.log.append(&ents);
         let last = self.log.last_index();
         self.log.commit_to(last);

@@ -440,7 +440,7 @@ mod tests {
     }
 
     fn one(c: ConfChangeSingle) -> ConfChange {
-        ConfChange { changes: vec![c] }
+        ConfChange::new(vec![c])
     }
 
     use ConfChangeSingle::{AddLearner, AddNode, RemoveNode};

@@ -145,6 +145,7 @@ pub fn next_event_words(sim: &Sim) -> Option<String> {
         NextEvent::Void => "a cancelled event".to_string(),
         NextEvent::Deadline(req) => format!("request {req}'s client timeout"),
         NextEvent::Retry => "clients retry their waiting requests".to_string(),
+        NextEvent::StopRemoved(id) => format!("n{id} stops: it was removed a second ago"),
         NextEvent::Delivery(f) => {
             let what = format!(
                 "{} n{}→n{} (term {})",

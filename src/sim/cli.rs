@@ -77,6 +77,34 @@ pub(crate) fn load(path: &str) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
 }
 
+/// The file argument and its text (a path or `preset:ID`), or exit code 2 once the reason is
+/// on stderr: no file prints the usage, an unreadable one its error.
+pub(crate) fn load_arg(file: Option<String>) -> Result<(String, String), i32> {
+    let Some(file) = file else {
+        eprintln!("{USAGE}");
+        return Err(2);
+    };
+    match load(&file) {
+        Ok(text) => Ok((file, text)),
+        Err(e) => {
+            eprintln!("error: {e}");
+            Err(2)
+        }
+    }
+}
+
+/// [`load_arg`], then the scenario parsed; a malformed one exits 2 with `file:line:col: ...`.
+pub(crate) fn load_script(file: Option<String>) -> Result<(String, Script), i32> {
+    let (file, text) = load_arg(file)?;
+    match Script::parse(&text) {
+        Ok(script) => Ok((file, script)),
+        Err(e) => {
+            eprintln!("{file}:{e}");
+            Err(2)
+        }
+    }
+}
+
 fn run(args: &[String]) -> i32 {
     let mut json_out = false;
     let mut quiet = false;
@@ -104,23 +132,9 @@ fn run(args: &[String]) -> i32 {
             }
         }
     }
-    let Some(file) = file else {
-        eprintln!("{USAGE}");
-        return 2;
-    };
-    let text = match load(&file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
-    let script = match Script::parse(&text) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{file}:{e}");
-            return 2;
-        }
+    let (file, script) = match load_script(file) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
     let mut player = Player::new(script);
     player.keep_trace = !json_out && !quiet;

@@ -32,6 +32,12 @@ pub use peek::NextEvent;
 /// Milliseconds per tick (etcd's default heartbeat interval).
 pub const TICK_MS: u64 = 100;
 
+/// How long a member that applied its own removal keeps running before it stops, ms:
+/// etcd's server stops it with a delay of 10 x 100 ms (stopWithDelay, "the member has been
+/// permanently removed from the cluster"). A removed leader keeps replicating meanwhile, so
+/// followers learn that the change committed.
+pub const REMOVED_STOP_DELAY_MS: u64 = 1000;
+
 /// How many events the simulator keeps for display.
 pub const EVENT_CAP: usize = 400;
 
@@ -95,6 +101,11 @@ enum Due {
     /// Clients retry the requests that a member can now take (its own event, so that what
     /// made a member able to take them and what they do are observed apart).
     Retry,
+    /// A member that applied its own removal stops (unless it went down meanwhile).
+    StopRemoved {
+        node: NodeId,
+        epoch: u64,
+    },
 }
 
 /// Why a message never reached its receiver.
@@ -195,8 +206,14 @@ pub struct Sim {
     /// The most recent message delivered or dropped (for the UI to flash).
     pub last_message: Option<(InFlight, bool)>,
     /// Members ever removed. Like etcd's membership store, a node that has applied the
-    /// removal rejects their messages, and the removed member stops when it hears so.
+    /// removal rejects their messages, and the removed member stops when it hears so (or,
+    /// once it applied its own removal, `REMOVED_STOP_DELAY_MS` later).
     pub removed: BTreeSet<NodeId>,
+    /// Members that applied their own removal and stop after `REMOVED_STOP_DELAY_MS`. Until
+    /// then a peer that rejects their messages does not stop them: etcd's peers drop a
+    /// removed member's messages on established streams and only log it.
+    #[serde(default)]
+    pub stopping: BTreeSet<NodeId>,
     /// Where each pending request's entry was appended (index, term), to tell when that
     /// index commits with another entry and the request is lost.
     #[serde(default)]
@@ -249,6 +266,7 @@ impl Sim {
             conf_reported: BTreeSet::new(),
             last_message: None,
             removed: BTreeSet::new(),
+            stopping: BTreeSet::new(),
             appended: BTreeMap::new(),
             disruptions: 0,
             transfer_campaigns: BTreeMap::new(),
@@ -455,7 +473,7 @@ impl Sim {
         // What an event can change: the node that ticks; the receiver of a message, and its
         // sender (told about a snapshot's fate, or stopped as a removed member).
         let touched = match due {
-            Due::Tick { node, .. } => [node, node],
+            Due::Tick { node, .. } | Due::StopRemoved { node, .. } => [node, node],
             Due::Deliver { msg } => self
                 .net
                 .in_flight
@@ -466,6 +484,14 @@ impl Sim {
         let cause = match due {
             Due::Tick { node, epoch } => self.process_tick(node, epoch),
             Due::Deliver { msg } => self.process_delivery(msg),
+            Due::StopRemoved { node, epoch } => {
+                self.stopping.remove(&node);
+                let current = self.nodes.get(&node).is_some_and(|n| n.epoch == epoch);
+                if current {
+                    self.stop_as_removed(node, Msg::new("ev.stopped_removed").arg("id", node));
+                }
+                None
+            }
             Due::Deadline { req } => {
                 self.request_deadline(req);
                 None
@@ -532,7 +558,7 @@ impl Sim {
         let (from, to) = (f.msg.from, f.msg.to);
         let msg_type = f.msg.msg_type;
         if let Some(reason) = self.undelivered(&f) {
-            if reason == Undelivered::RemovedSender {
+            if reason == Undelivered::RemovedSender && !self.stopping.contains(&from) {
                 self.stop_removed(from, to);
             }
             self.dropped(&f);
@@ -657,7 +683,9 @@ impl Sim {
                 {
                     Some(true) => self.reject(*req, Refusal::Dropped { reason: *reason }),
                     None if *req == 0 => {
-                        let text = format!("n{id}: {}", words::proposal_refusal(*reason));
+                        let text = Msg::new("ev.node_refused")
+                            .arg("id", id)
+                            .arg("why", words::proposal_refusal(*reason));
                         self.log(Some(id), EventKind::Membership, text);
                     }
                     _ => {}
@@ -751,8 +779,33 @@ impl Sim {
                     .arg("config", config),
             );
         }
+        // A member added by a request that waited for a leader may be added by the cluster
+        // force-new-cluster made after the request was issued: a member that holds nothing
+        // yet joins the history of the nodes that apply its addition.
+        if let Some(members) = self.nodes.get(&id).map(|n| n.raft.trk.config.members()) {
+            for m in members {
+                let fresh = self.nodes.get(&m).is_some_and(|n| {
+                    n.raft.log.last_index() == 0 && n.raft.log.snapshot.index == 0
+                });
+                if m != id && fresh {
+                    self.checker.adopt(m, id);
+                }
+            }
+        }
         if self_removed {
-            self.stop_as_removed(id, Msg::new("ev.learned_removed").arg("id", id));
+            if let Some(n) = self.nodes.get(&id).filter(|n| n.status == Status::Running) {
+                let epoch = n.epoch;
+                self.log(
+                    Some(id),
+                    EventKind::Membership,
+                    Msg::new("ev.learned_removed").arg("id", id),
+                );
+                self.stopping.insert(id);
+                self.schedule(
+                    self.now + REMOVED_STOP_DELAY_MS,
+                    Due::StopRemoved { node: id, epoch },
+                );
+            }
         }
         // Members removed before they ever ran are gone too.
         for g in removed {
@@ -996,9 +1049,7 @@ impl Sim {
             Action::Remove(id) => {
                 self.node_ref(*id)?;
                 self.conf_change(
-                    ConfChange {
-                        changes: vec![ConfChangeSingle::RemoveNode(*id)],
-                    },
+                    ConfChange::new(vec![ConfChangeSingle::RemoveNode(*id)]),
                     format!("remove n{id}"),
                     Vec::new(),
                 );
@@ -1040,7 +1091,7 @@ impl Sim {
                 for id in &fresh {
                     self.create_node(*id);
                 }
-                let cc = ConfChange { changes };
+                let cc = ConfChange::new(changes);
                 let label = format!("member change {}", cc.describe());
                 self.conf_change(cc, label, fresh);
             }

@@ -6,7 +6,7 @@
 
 use serde_json::json;
 
-use super::cli::{load, print_table, summary_json, USAGE};
+use super::cli::{load_arg, print_table, summary_json, USAGE};
 use super::compare::{compare, Divergence, Variant};
 
 fn div_json(d: &Divergence) -> serde_json::Value {
@@ -79,16 +79,9 @@ pub fn main(args: &[String]) -> i32 {
             }
         }
     }
-    let Some(file) = file else {
-        eprintln!("{USAGE}");
-        return 2;
-    };
-    let text = match load(&file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
+    let (file, text) = match load_arg(file) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
     let r = match compare(&text, &variant) {
         Ok(r) => r,

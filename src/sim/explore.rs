@@ -15,23 +15,23 @@
 //! - a lost acknowledged write: a running node that applied past a committed write's index
 //!   does not hold its value (each schedule writes keys of its own, once each),
 //! - a wrong read: a linearizable read issued after a write was acknowledged that does not
-//!   return it,
+//!   return it, or that returns a value no client wrote,
+//!
+//! (the last two are the shared client oracles of `oracle.rs`, as in the campaign)
 //! - the user's condition (the `.scn` condition syntax), when given.
 //!
 //! A hit is shrunk by delta debugging over the schedule's actions, then by moving each action
 //! earlier, keeping only changes that still produce the same kind of failure; the result is
 //! written as a `.scn` file whose last line fails exactly when the failure is reproduced.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::raft::{NodeId, Rng, Role};
 
 use super::action::Action;
-use super::client::{Outcome, ReqKind};
 use super::cluster::{Sim, Status, TICK_MS};
 use super::cond::{self, Cond};
+use super::oracle::Oracle;
 use super::player::Player;
 use super::scenario::{err, ParseError, Script, Stmt, Tok};
 
@@ -870,15 +870,6 @@ impl Drawer {
     }
 }
 
-/// Client requests a run made, for the write and read checks.
-#[derive(Default)]
-struct Tracked {
-    /// Request id → (key, value, acknowledged at ms).
-    writes: BTreeMap<u64, (String, String, Option<u64>)>,
-    /// Request id → (key, issued at ms).
-    reads: BTreeMap<u64, (String, u64)>,
-}
-
 /// One schedule being run.
 struct Run<'a> {
     ex: &'a Explorer,
@@ -886,7 +877,8 @@ struct Run<'a> {
     source: Source,
     taken: Vec<Step>,
     accepted: Vec<bool>,
-    tracked: Tracked,
+    /// The client oracles, over the requests this schedule makes.
+    oracle: Oracle,
     /// Since when (ms) a quorum has been up with no leader able to reach one.
     leaderless_since: Option<u64>,
 }
@@ -899,7 +891,7 @@ impl<'a> Run<'a> {
             source,
             taken: Vec::new(),
             accepted: Vec::new(),
-            tracked: Tracked::default(),
+            oracle: Oracle::after(&ex.start),
             leaderless_since: None,
         }
     }
@@ -955,33 +947,16 @@ impl<'a> Run<'a> {
     }
 
     fn act(&mut self, step: Step) {
-        let before = self.sim.requests.keys().next_back().copied().unwrap_or(0);
+        // Writes acknowledged up to now bind a read this step issues.
+        self.oracle.observe(&self.sim);
         let ok = self.sim.apply(&step.action).is_ok();
-        if ok {
-            let id = self.sim.requests.keys().next_back().copied().unwrap_or(0);
-            if id > before {
-                match &step.action {
-                    Action::Propose { key, value, .. } if key.starts_with('e') => {
-                        self.tracked
-                            .writes
-                            .insert(id, (key.clone(), value.clone(), None));
-                    }
-                    Action::Read {
-                        key,
-                        linearizable: true,
-                        ..
-                    } => {
-                        self.tracked.reads.insert(id, (key.clone(), self.sim.now));
-                    }
-                    _ => {}
-                }
-            }
-        }
+        self.oracle.observe(&self.sim);
         self.accepted.push(ok);
         self.taken.push(step);
     }
 
     fn check(&mut self) -> Option<Hit> {
+        self.oracle.observe(&self.sim);
         let sim = &self.sim;
         let now = sim.now;
         let on = |k: HitKind| self.ex.spec.check.contains(&k);
@@ -1022,76 +997,32 @@ impl<'a> Run<'a> {
     }
 
     fn check_writes(&mut self) -> Option<Hit> {
-        let now = self.sim.now;
-        for (id, (key, value, acked)) in self.tracked.writes.iter_mut() {
-            let index = match self.sim.requests.get(id).map(|r| &r.outcome) {
-                Some(Outcome::Committed { index }) => *index,
-                _ => continue,
-            };
-            acked.get_or_insert(now);
-            for n in self.sim.nodes.values() {
-                let r = &n.raft;
-                if n.status == Status::Running
-                    && r.log.applied >= index
-                    && r.kv.get(key) != Some(value)
-                {
-                    return Some(Hit {
-                        kind: HitKind::LostWrite,
-                        time: now,
-                        detail: format!(
-                            "{key}={value} was acknowledged at index {index}, but n{} applied up to {} without it ({key} = {})",
-                            r.id,
-                            r.log.applied,
-                            r.kv.get(key).map_or("none", |v| v.as_str())
-                        ),
-                        check: Some(format!("n{}.value {key} = {value}", r.id)),
-                    });
-                }
-            }
-        }
-        None
+        let lost = self.oracle.check_applied(&self.sim)?;
+        Some(Hit {
+            kind: HitKind::LostWrite,
+            time: self.sim.now,
+            check: Some(format!(
+                "n{}.value {} = {}",
+                lost.node, lost.key, lost.value
+            )),
+            detail: lost.detail,
+        })
     }
 
     fn check_reads(&self) -> Option<Hit> {
-        let writes: BTreeMap<&str, (&str, Option<u64>)> = self
-            .tracked
-            .writes
-            .values()
-            .map(|(k, v, a)| (k.as_str(), (v.as_str(), *a)))
-            .collect();
-        for (id, (key, issued)) in &self.tracked.reads {
-            let Some(r) = self.sim.requests.get(id) else {
-                continue;
-            };
-            let Outcome::Value { value, .. } = &r.outcome else {
-                continue;
-            };
-            if !matches!(r.kind, ReqKind::Read { .. }) {
-                continue;
-            }
-            let Some((written, acked)) = writes.get(key.as_str()) else {
-                continue;
-            };
-            let must_see = acked.is_some_and(|a| a <= *issued);
-            let wrong = match value {
-                Some(v) => v != written,
-                None => must_see,
-            };
-            if wrong {
-                let got = value.as_deref().unwrap_or("none");
-                let last = self.sim.last_read == Some(*id);
-                return Some(Hit {
-                    kind: HitKind::WrongRead,
-                    time: self.sim.now,
-                    detail: format!(
-                        "a linearizable read of {key} issued at {:.1} ticks returned {got}, but {key}={written} was acknowledged before it",
-                        *issued as f64 / TICK_MS as f64
-                    ),
-                    check: last.then(|| format!("read = {written}")),
-                });
-            }
-        }
-        None
+        let wrong = self.oracle.wrong_reads.first()?;
+        // Only the latest read can be asserted by a scenario line.
+        let last = self.sim.last_read == Some(wrong.req);
+        Some(Hit {
+            kind: HitKind::WrongRead,
+            time: self.sim.now,
+            detail: wrong.detail.clone(),
+            check: wrong
+                .expected
+                .as_ref()
+                .filter(|_| last)
+                .map(|v| format!("read = {v}")),
+        })
     }
 
     fn check_liveness(&mut self) -> Option<Hit> {
@@ -1147,6 +1078,7 @@ fn connected_quorum(sim: &Sim) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::client::Outcome;
     use super::*;
 
     #[test]
@@ -1177,9 +1109,8 @@ mod tests {
         Explorer::from_scenario("cluster 3 seed=1\nawait leader != none within 40\n", None).unwrap()
     }
 
-    /// A run with one acknowledged write `e1=v1` and a linearizable read of `e1` issued
-    /// after it, both from the schedule.
-    fn run_with_write_and_read(ex: &Explorer) -> Run<'_> {
+    /// A run with one acknowledged write `e1=v1`, made by the schedule.
+    fn run_with_write(ex: &Explorer) -> Run<'_> {
         let mut run = Run::new(ex, Source::Fixed(Vec::new(), 0));
         run.act(Step {
             time: run.sim.now,
@@ -1192,6 +1123,11 @@ mod tests {
         let t = run.sim.now + 5 * TICK_MS;
         run.sim.advance_to(t);
         assert_eq!(run.check(), None, "a committed write breaks nothing");
+        run
+    }
+
+    /// Issues a linearizable read of `e1` and returns its request id.
+    fn read_e1(run: &mut Run<'_>) -> u64 {
         run.act(Step {
             time: run.sim.now,
             action: Action::Read {
@@ -1200,6 +1136,14 @@ mod tests {
                 linearizable: true,
             },
         });
+        run.sim.last_read.expect("a read was issued")
+    }
+
+    #[test]
+    fn a_lost_acknowledged_write_is_caught() {
+        let ex = ready();
+        let mut run = run_with_write(&ex);
+        read_e1(&mut run);
         let t = run.sim.now + 5 * TICK_MS;
         run.sim.advance_to(t);
         assert_eq!(
@@ -1207,13 +1151,6 @@ mod tests {
             None,
             "a read that sees the write breaks nothing"
         );
-        run
-    }
-
-    #[test]
-    fn a_lost_acknowledged_write_is_caught() {
-        let ex = ready();
-        let mut run = run_with_write_and_read(&ex);
         // Forge the loss: a node that applied past the write no longer holds it.
         let n = run.sim.nodes.get_mut(&3).unwrap();
         n.raft.kv.remove("e1");
@@ -1225,9 +1162,10 @@ mod tests {
     #[test]
     fn a_read_that_misses_an_acknowledged_write_is_caught() {
         let ex = ready();
-        let mut run = run_with_write_and_read(&ex);
-        let id = *run.tracked.reads.keys().next().unwrap();
-        // Forge a wrong answer: the read returns nothing although e1 was acknowledged first.
+        let mut run = run_with_write(&ex);
+        let id = read_e1(&mut run);
+        // Forge a wrong answer before the real one: nothing, although e1 was acknowledged
+        // before the read was issued (the simulator answers only a pending read).
         run.sim.requests.get_mut(&id).unwrap().outcome = Outcome::Value {
             value: None,
             index: Some(1),
@@ -1235,6 +1173,26 @@ mod tests {
         };
         let h = run.check().expect("the wrong read is caught");
         assert_eq!(h.kind, HitKind::WrongRead);
+        assert_eq!(h.check.as_deref(), Some("read = v1"));
+    }
+
+    #[test]
+    fn a_read_of_a_value_nobody_wrote_is_caught() {
+        let ex = ready();
+        let mut run = run_with_write(&ex);
+        let id = read_e1(&mut run);
+        let index = run
+            .sim
+            .leader()
+            .map(|l| run.sim.nodes[&l].raft.log.committed);
+        run.sim.requests.get_mut(&id).unwrap().outcome = Outcome::Value {
+            value: Some("v9".into()),
+            index,
+            stale: None,
+        };
+        let h = run.check().expect("the invented value is caught");
+        assert_eq!(h.kind, HitKind::WrongRead);
+        assert!(h.detail.contains("no client wrote"), "{}", h.detail);
         assert_eq!(h.check.as_deref(), Some("read = v1"));
     }
 

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use super::cli::{load, USAGE};
+use super::cli::{load_arg, USAGE};
 use super::explore::Explorer;
 use super::scenario::{Script, Stmt};
 
@@ -71,16 +71,9 @@ pub fn main(args: &[String]) -> i32 {
             return code;
         }
     }
-    let Some(file) = file else {
-        eprintln!("{USAGE}");
-        return 2;
-    };
-    let text = match load(&file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
+    let (file, text) = match load_arg(file) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
     let script = match Script::parse(&text) {
         Ok(s) => s,

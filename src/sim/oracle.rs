@@ -3,14 +3,18 @@
 //! look only at requests and answers, as a Jepsen-style test would, and are shared by the
 //! randomized campaign (`tests/campaign.rs`) and any other explorer of runs.
 //!
-//! - **Durability**: a write acknowledged to its client (committed) is never lost: at the end
-//!   every live voter holds it.
+//! - **Durability**: a write acknowledged to its client (committed) is never lost: a running
+//!   node that applied its index holds it ([`Oracle::check_applied`], at any moment), and at
+//!   the end every live voter holds it ([`Oracle::check_durable`]).
 //! - **Linearizable reads**: a linearizable read is served at a read index no lower than the
-//!   commit index of any write acknowledged before the read was issued, and returns the key's
-//!   value as of that index.
+//!   commit index of any write acknowledged before the read was issued, returns the key's
+//!   value as of that index, and never a value no client wrote to the key.
 //!
-//! Writes are expected to use a distinct key each (a campaign writes `k1`, `k2`, ...), so a
-//! key's value tells exactly which write produced it.
+//! Writes are expected to use a distinct key each (a campaign writes `k1`, `k2`, ...; explore
+//! `e1`, `e2`, ...), so a key's value tells exactly which write produced it.
+//!
+//! One implementation for every explorer of runs: the campaign reads the findings as words,
+//! explore turns the first into a hit with a condition that replays it.
 //!
 //! `--force-new-cluster` is an unsafe recovery: the forced node's committed log is all that
 //! survives, so acknowledged writes it had not committed are legitimately lost. The oracle
@@ -18,6 +22,7 @@
 //! them anywhere.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 
 use super::client::{Outcome, ReqKind};
 use super::cluster::{Sim, Status};
@@ -39,6 +44,44 @@ struct OpenRead {
     floor: u64,
 }
 
+/// An acknowledged write missing from a node that should hold it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LostWrite {
+    /// The node that lacks it.
+    pub node: NodeId,
+    /// The write's key.
+    pub key: String,
+    /// The acknowledged value.
+    pub value: String,
+    /// In words.
+    pub detail: String,
+}
+
+impl fmt::Display for LostWrite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.detail)
+    }
+}
+
+/// A linearizable read that was answered wrongly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrongRead {
+    /// The read's request id.
+    pub req: u64,
+    /// The key read.
+    pub key: String,
+    /// The value it should have returned, when one is known.
+    pub expected: Option<String>,
+    /// In words.
+    pub detail: String,
+}
+
+impl fmt::Display for WrongRead {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.detail)
+    }
+}
+
 /// The oracles' state for one run.
 #[derive(Clone, Debug, Default)]
 pub struct Oracle {
@@ -54,10 +97,12 @@ pub struct Oracle {
     open_reads: BTreeMap<u64, OpenRead>,
     /// Highest index of an acknowledged write still expected to survive.
     floor: u64,
-    /// Wrong answers to linearizable reads, in words.
-    pub wrong_reads: Vec<String>,
-    /// Acknowledged writes missing at the end, in words.
-    pub lost_writes: Vec<String>,
+    /// key → every value a client asked to write there (acknowledged or not).
+    proposed: BTreeMap<String, BTreeSet<String>>,
+    /// Wrong answers to linearizable reads.
+    pub wrong_reads: Vec<WrongRead>,
+    /// Acknowledged writes found missing.
+    pub lost_writes: Vec<LostWrite>,
     /// Acknowledged writes lost to a force-new-cluster (allowed).
     pub forgiven: usize,
     /// Linearizable reads answered and checked.
@@ -72,6 +117,16 @@ impl Oracle {
         Oracle::default()
     }
 
+    /// An oracle that ignores the requests `sim` already holds (a scenario's own, made
+    /// before a search starts from its state; they may reuse keys) and checks those made
+    /// after.
+    pub fn after(sim: &Sim) -> Oracle {
+        Oracle {
+            scanned: sim.requests.keys().next_back().map_or(0, |id| id + 1),
+            ..Oracle::default()
+        }
+    }
+
     /// Takes in every outcome the run has produced so far. Call it after each action and
     /// each stretch of time, and before any action that makes a request: the simulator
     /// forgets old answered requests when new ones arrive.
@@ -79,8 +134,12 @@ impl Oracle {
         for (&id, r) in sim.requests.range(self.scanned..) {
             self.scanned = id + 1;
             match &r.kind {
-                ReqKind::Write { .. } => {
+                ReqKind::Write { key, value } => {
                     self.open_writes.insert(id);
+                    self.proposed
+                        .entry(key.clone())
+                        .or_default()
+                        .insert(value.clone());
                 }
                 ReqKind::Read {
                     key,
@@ -154,34 +213,63 @@ impl Oracle {
         via: Option<NodeId>,
     ) {
         let via = via.map_or("?".to_string(), |n| format!("n{n}"));
+        let key = &read.key;
+        let written = self.proposed.get(key);
+        // With one write per key, that write's value is the only right non-empty answer.
+        let sole = written
+            .filter(|w| w.len() == 1)
+            .and_then(|w| w.iter().next().cloned());
+        let mut wrong = |expected: Option<String>, detail: String| {
+            self.wrong_reads.push(WrongRead {
+                req: id,
+                key: key.clone(),
+                expected,
+                detail,
+            });
+        };
         let Some(ri) = index else {
-            self.wrong_reads.push(format!(
-                "read #{id} of {} via {via}: no read index",
-                read.key
-            ));
+            wrong(
+                sole,
+                format!("read #{id} of {key} via {via}: no read index"),
+            );
             return;
         };
         if ri < read.floor {
-            self.wrong_reads.push(format!(
-                "read #{id} of {} via {via} served at read index {ri}, below index {} of a write acknowledged before it was issued",
-                read.key, read.floor
-            ));
+            wrong(
+                sole.clone(),
+                format!(
+                    "read #{id} of {key} via {via} served at read index {ri}, below index {} of a write acknowledged before it was issued",
+                    read.floor
+                ),
+            );
+        }
+        if let Some(v) = value {
+            if written.is_some_and(|w| !w.contains(v)) {
+                wrong(
+                    sole.clone(),
+                    format!(
+                        "read #{id} of {key} via {via} at read index {ri} returned {v}, a value no client wrote to {key}"
+                    ),
+                );
+                return;
+            }
         }
         let expected = self
             .by_key
-            .get(&read.key)
+            .get(key)
             .and_then(|w| self.acked.get(w))
             .filter(|w| w.index <= ri);
         if let Some(w) = expected {
             if value != Some(w.value.as_str()) {
-                self.wrong_reads.push(format!(
-                    "read #{id} of {} via {via} at read index {ri} returned {}, but {}={} was committed at index {}",
-                    read.key,
+                let detail = format!(
+                    "read #{id} of {key} via {via} at read index {ri} returned {}, but {}={} was committed at index {}",
                     value.unwrap_or("(none)"),
                     w.key,
                     w.value,
                     w.index
-                ));
+                );
+                let expected = Some(w.value.clone());
+                wrong(expected, detail);
             }
         }
     }
@@ -210,22 +298,50 @@ impl Oracle {
     /// Checks that every acknowledged write is held by every running voter of `voters`
     /// (call it once the run has settled); records what is missing.
     pub fn check_durable(&mut self, sim: &Sim, voters: &BTreeSet<NodeId>) {
-        for id in voters {
-            let Some(n) = sim.nodes.get(id) else { continue };
+        let found = self.missing(sim, |id, _| voters.contains(&id));
+        self.lost_writes.extend(found);
+    }
+
+    /// Checks, at any moment, that every running node that applied an acknowledged write's
+    /// index holds it; records the first loss found and returns it.
+    pub fn check_applied(&mut self, sim: &Sim) -> Option<LostWrite> {
+        let first = self
+            .missing(sim, |id, index| sim.nodes[&id].raft.log.applied >= index)
+            .into_iter()
+            .next();
+        self.lost_writes.extend(first.clone());
+        first
+    }
+
+    /// The acknowledged writes missing from running nodes that `owed(node, write index)`
+    /// says must hold them.
+    fn missing(&self, sim: &Sim, owed: impl Fn(NodeId, u64) -> bool) -> Vec<LostWrite> {
+        let mut out = Vec::new();
+        for (&id, n) in &sim.nodes {
             if n.status != Status::Running {
                 continue;
             }
             for w in self.acked.values() {
-                if n.raft.kv.get(&w.key) != Some(&w.value) {
-                    self.lost_writes.push(format!(
-                        "n{id} lacks {}={} (acknowledged at index {}; it has {})",
+                let has = n.raft.kv.get(&w.key);
+                if !owed(id, w.index) || has == Some(&w.value) {
+                    continue;
+                }
+                out.push(LostWrite {
+                    node: id,
+                    key: w.key.clone(),
+                    value: w.value.clone(),
+                    detail: format!(
+                        "n{id} applied up to {} without {}={}, acknowledged at index {} ({} = {})",
+                        n.raft.log.applied,
                         w.key,
                         w.value,
                         w.index,
-                        n.raft.kv.get(&w.key).map_or("nothing", |v| v.as_str())
-                    ));
-                }
+                        w.key,
+                        has.map_or("nothing", |v| v.as_str())
+                    ),
+                });
             }
         }
+        out
     }
 }

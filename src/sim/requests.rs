@@ -488,13 +488,7 @@ impl Sim {
                 ""
             }
         );
-        self.conf_change(
-            ConfChange {
-                changes: vec![change],
-            },
-            label,
-            vec![id],
-        );
+        self.conf_change(ConfChange::new(vec![change]), label, vec![id]);
         Ok(())
     }
 
@@ -521,9 +515,7 @@ impl Sim {
             return Ok(());
         }
         self.conf_change(
-            ConfChange {
-                changes: vec![ConfChangeSingle::AddNode(id)],
-            },
+            ConfChange::new(vec![ConfChangeSingle::AddNode(id)]),
             format!("promote n{id}"),
             Vec::new(),
         );

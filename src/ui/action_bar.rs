@@ -25,6 +25,19 @@ pub fn outcome_class(o: &Outcome) -> &'static str {
     }
 }
 
+/// The outcome's words in `l` without the "(<etcd error>)" they carry, since the error is
+/// shown apart as a chip, verbatim.
+fn describe_without_error(l: Lang, r: &Request) -> String {
+    let text = labels::outcome(r).render(l);
+    match r.outcome.etcd_error() {
+        Some(err) => {
+            text.replacen(&format!(" ({err})"), "", 1)
+                .replacen(&format!("（{err}）"), "", 1)
+        }
+        None => text,
+    }
+}
+
 /// One request as a line.
 pub fn request_line(l: Lang, r: &Request) -> Html {
     let via = r
@@ -36,7 +49,10 @@ pub fn request_line(l: Lang, r: &Request) -> Html {
             data-outcome={outcome_class(&r.outcome)}>
             <span class="req-what">{ format!("{}{via}", labels::request(&r.kind).render(l)) }</span>
             { " → " }
-            <span class="req-outcome">{ labels::outcome(r).render(l) }</span>
+            <span class="req-outcome">{ describe_without_error(l, r) }</span>
+            if let Some(err) = r.outcome.etcd_error() {
+                { " " }<code class="etcd-error" data-etcd-error="">{ err }</code>
+            }
             <span class="req-time">{ format!(" ({})", secs(r.time)) }</span>
         </span>
     }

@@ -115,6 +115,15 @@ pub fn render(v: &View) -> Html {
     }
 }
 
+/// The event's text without the " — <etcd error>" the simulator ends it with, since the error
+/// is shown apart as a chip (the CLI keeps the whole line).
+fn without_etcd_error(text: &str, err: Option<&str>) -> String {
+    err.and_then(|err| text.strip_suffix(err))
+        .and_then(|t| t.strip_suffix(" — "))
+        .unwrap_or(text)
+        .to_string()
+}
+
 /// The events listed (newest first). A component, so an unchanged list is not re-rendered.
 #[derive(Clone, Debug, PartialEq, Properties)]
 struct ListProps {
@@ -132,7 +141,10 @@ fn EventList(p: &ListProps) -> Html {
                 <li key={e.seq.to_string()} class={format!("ev k-{}", e.kind.name())} data-kind={e.kind.name()}>
                     <span class="ev-time">{ secs(e.time) }</span>
                     <span class="ev-node">{ e.node.map(node_name).unwrap_or_default() }</span>
-                    <span class="ev-text">{ e.text_in(p.lang) }</span>
+                    <span class="ev-text">{ without_etcd_error(&e.text_in(p.lang), e.etcd_error.as_deref()) }</span>
+                    if let Some(err) = &e.etcd_error {
+                        <code class="etcd-error" data-etcd-error="">{ err.clone() }</code>
+                    }
                 </li>
             }
         })

@@ -52,6 +52,45 @@ fn switch(v: &View, name: &'static str, label: &'static str, on: bool, concept: 
     }
 }
 
+/// The etcd release select and the request timeout, both applied as `set` actions: a release
+/// brings its own defaults (etcd 3.4 turns pre-vote off), so the switches below follow it.
+fn etcd_fields(v: &View) -> Html {
+    let o = &v.sim.opts;
+    let l = v.ui.lang;
+    let pick = |name: &'static str| {
+        v.link.callback(move |e: Event| {
+            let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            Msg::Set(name, s.value())
+        })
+    };
+    let releases = ["3.4", "3.5", "3.6"]
+        .iter()
+        .map(|r| html! { <option value={*r} selected={o.etcd.name() == *r}>{ *r }</option> })
+        .collect::<Html>();
+    // A scenario may have set a timeout not in the list: it is offered too, so it shows.
+    let mut waits = vec![1000, 2000, 5000, 10_000, 30_000];
+    if !waits.contains(&o.request_timeout) {
+        waits.push(o.request_timeout);
+        waits.sort_unstable();
+    }
+    let waits = waits
+        .into_iter()
+        .map(|ms| html! { <option value={ms.to_string()} selected={o.request_timeout == ms}>{ secs(ms) }</option> })
+        .collect::<Html>();
+    html! {
+        <div class="row">
+            <label class="field" title={tr!(l, "ui.tb.etcd_tip")}>
+                { "etcd " }
+                <select onchange={pick("etcd")} aria-label={tr!(l, "ui.tb.etcd_aria")} data-option="etcd">{ releases }</select>
+            </label>
+            <label class="field" title={tr!(l, "ui.tb.timeout_tip")}>
+                { tr!(l, "ui.tb.timeout") }
+                <select onchange={pick("request-timeout")} aria-label={tr!(l, "ui.tb.timeout_aria")} data-option="request-timeout">{ waits }</select>
+            </label>
+        </div>
+    }
+}
+
 /// The toolbar.
 pub fn render(v: &View) -> Html {
     let ui = v.ui;
@@ -137,6 +176,7 @@ pub fn render(v: &View) -> Html {
                         </label>
                         <button onclick={reset} aria-label={tr!(l, "ui.tb.reset_aria")} title={tr!(l, "ui.tb.reset_tip")}>{ tr!(l, "ui.tb.reset") }</button>
                     </div>
+                    { etcd_fields(v) }
                     { switch(v, "prevote", tr!(l, "ui.tb.prevote"), o.prevote, "pre-vote") }
                     { switch(v, "checkquorum", tr!(l, "ui.tb.checkquorum"), o.checkquorum, "check-quorum") }
                     { switch(v, "strict-reconfig", tr!(l, "ui.tb.strict"), o.strict_reconfig, "strict reconfig") }

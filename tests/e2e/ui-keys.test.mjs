@@ -97,6 +97,8 @@ test('l continues a lesson to its next pause', { timeout: 120_000 }, () =>
 test('the help lists every shortcut and tooltips name the keys', { timeout: 60_000 }, () =>
   withApp('keys-help', async (app) => {
     const { page } = app;
+    // Keys are bound once the app has mounted: wait for the drawing before pressing.
+    await page.waitForSelector('g.node[data-node]');
     await page.keyboard.press('?');
     await page.waitForSelector('.overlay[role=dialog]');
     const listed = await page.$$eval('[data-shortcut]', (rows) => rows.map((r) => r.dataset.shortcut));

@@ -203,12 +203,7 @@ impl Net {
             ConfChangeSingle::AddNode(id)
         };
         self.node_mut(leader)
-            .client_conf_change(
-                ConfChange {
-                    changes: vec![change],
-                },
-                id,
-            )
+            .client_conf_change(ConfChange::new(vec![change]), id)
             .expect("membership change accepted");
         if start {
             let cfg = self.node(leader).cfg.clone();

@@ -173,9 +173,7 @@ fn two_unapplied_conf_changes_on_a_leader_are_caught() {
             term: 2,
             index: i,
             data: EntryData::Conf {
-                cc: ConfChange {
-                    changes: vec![ConfChangeSingle::AddLearner(id)],
-                },
+                cc: ConfChange::new(vec![ConfChangeSingle::AddLearner(id)]),
                 req: 0,
             },
         }));

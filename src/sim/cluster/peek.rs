@@ -20,6 +20,8 @@ pub enum NextEvent<'a> {
     Deadline(u64),
     /// Clients retrying requests a member can now take.
     Retry,
+    /// A member that applied its own removal stopping, a second later.
+    StopRemoved(NodeId),
     /// A tick of a node that has since crashed or restarted, or a message already dropped by
     /// hand: it changes nothing.
     Void,
@@ -36,6 +38,12 @@ impl Sim {
             },
             Due::Deadline { req } => NextEvent::Deadline(req),
             Due::Retry => NextEvent::Retry,
+            Due::StopRemoved { node, epoch } => match self.nodes.get(&node) {
+                Some(n) if n.epoch == epoch && n.status == Status::Running => {
+                    NextEvent::StopRemoved(node)
+                }
+                _ => NextEvent::Void,
+            },
             Due::Deliver { msg } => self
                 .net
                 .in_flight
