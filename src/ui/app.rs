@@ -361,16 +361,16 @@ impl Component for App {
             Msg::StepEvent => {
                 self.set_playing(false);
                 self.ui.step_line = Some(match change::step_one(self.tl_mut()) {
-                    Some(c) => c.line(),
-                    None => "Nothing left to run: every node is stopped.".into(),
+                    Some(c) => c.words(),
+                    None => Text::new("ui.tl.nothing_left"),
                 });
             }
             Msg::NextChange => {
                 self.set_playing(false);
                 let c = change::step_to_next_change(self.tl_mut(), NEXT_CHANGE_LIMIT);
                 self.ui.step_line = Some(match c {
-                    Some(c) => c.line(),
-                    None => crate::tr!(self.ui.lang, "ui.tl.no_change", n = NEXT_CHANGE_LIMIT),
+                    Some(c) => c.words(),
+                    None => Text::new("ui.tl.no_change").arg("n", NEXT_CHANGE_LIMIT),
                 });
             }
             Msg::Command(c) => match keys::actions(c, self.tl().sim(), &self.ui) {

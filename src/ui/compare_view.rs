@@ -11,24 +11,14 @@
 
 use yew::prelude::*;
 
-use crate::sim::compare::{CompareRun, Divergence, Variant};
+use crate::i18n::{Lang, Msg as Text};
+use crate::sim::compare::{self, CompareRun, Divergence, Variant};
+use crate::sim::labels;
 use crate::sim::{Sim, TICK_MS};
+use crate::tr;
 
 use super::app::{App, View};
 use super::cluster_view;
-
-/// The words this view shows, in one place so the catalog can take them over.
-mod words {
-    pub const NO_DIVERGENCE: &str = "No divergence yet: both runs are identical so far.";
-    pub const FIRST_DIVERGENCE: &str = "First divergence";
-    pub const PANES: &str = "comparison: run A and run B side by side";
-    pub const RUN_A: &str = "A";
-    pub const RUN_B: &str = "B";
-    pub const AS_WRITTEN: &str = "as written";
-    pub const BEFORE_FORK: &str = "not forked yet";
-    pub const DIVERGED_HERE: &str = "first divergence";
-    pub const FAILED_LINES: &str = "failed lines";
-}
 
 /// A comparison being shown: the scenario text and how B differs, and the run as far as the
 /// lesson has got.
@@ -146,7 +136,7 @@ impl App {
 
 /// Parses a `compare=` address value: `OPT=VALUE` pairs separated by commas, `+` or spaces
 /// (`prevote=off,checkquorum=off`); `1` or empty means "what the scenario declares".
-pub fn parse_with(v: &str) -> Result<Vec<(String, String)>, String> {
+pub fn parse_with(v: &str) -> Result<Vec<(String, String)>, crate::i18n::Msg> {
     let v = v.trim();
     if v.is_empty() || v == "1" || v == "true" {
         return Ok(Vec::new());
@@ -157,11 +147,13 @@ pub fn parse_with(v: &str) -> Result<Vec<(String, String)>, String> {
             let (k, val) = p
                 .split_once('=')
                 .or_else(|| p.split_once(':'))
-                .ok_or_else(|| format!("compare= expects OPTION=VALUE pairs, not '{p}'"))?;
+                .ok_or_else(|| Text::new("cmpw.not_pair").arg("p", p))?;
             let mut probe = crate::sim::Options::default();
-            probe.set(k, val).map_err(|e| format!("compare={p}: {e}"))?;
+            probe
+                .set(k, val)
+                .map_err(|e| Text::new("cmpw.bad").arg("p", p).arg("why", e))?;
             if k == "seed" {
-                return Err("compare= cannot change the seed: both runs share it".into());
+                return Err(Text::new("cmpw.seed"));
             }
             Ok((k.to_string(), val.to_string()))
         })
@@ -174,7 +166,7 @@ fn ticks(ms: u64) -> String {
 
 /// One pane's compact node table: role, term, commit; a node named in the first divergence
 /// is highlighted.
-fn node_rows(sim: &Sim, div: Option<&Divergence>) -> Html {
+fn node_rows(l: Lang, sim: &Sim, div: Option<&Divergence>) -> Html {
     sim.nodes
         .iter()
         .map(|(id, n)| {
@@ -182,7 +174,7 @@ fn node_rows(sim: &Sim, div: Option<&Divergence>) -> Html {
             html! {
                 <li class={classes!("cmp-node", differs.then_some("differs"))} data-node={id.to_string()}>
                     <b>{ format!("n{id}") }</b>
-                    { format!(" {} · term {} · commit {}", cluster_view::role_name(n), n.raft.term, n.raft.log.committed) }
+                    { tr!(l, "ui.cmp.node", role = role_words(l, n), term = n.raft.term, commit = n.raft.log.committed) }
                 </li>
             }
         })
@@ -190,16 +182,22 @@ fn node_rows(sim: &Sim, div: Option<&Divergence>) -> Html {
 }
 
 fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compare) -> Html {
+    let l = v.ui.lang;
     let first = c.run.first();
     let (name, class) = if side == "a" {
-        (words::RUN_A, "pane-a")
+        ("A", "pane-a")
     } else {
-        (words::RUN_B, "pane-b")
+        ("B", "pane-b")
     };
     let caption = if label.is_empty() {
-        format!("{name}: {}", words::AS_WRITTEN)
+        tr!(
+            l,
+            "ui.cmp.side",
+            side = name,
+            label = tr!(l, "ui.cmp.as_written")
+        )
     } else {
-        format!("{name}: {label}")
+        tr!(l, "ui.cmp.side", side = name, label = label_words(l, label))
     };
     // Before the fork, B is A (the engine forks B from A there).
     let shown = sim.unwrap_or(c.run.a());
@@ -222,7 +220,7 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
         let left = format!("left:{:.1}%", d.time as f64 / span * 100.0);
         html! {
             <span class="cmp-mark" style={left} data-divergence-mark={d.time.to_string()}
-                title={format!("{} @ {}", words::DIVERGED_HERE, ticks(d.time))}>{ "◆" }</span>
+                title={tr!(l, "ui.cmp.mark", tick = ticks(d.time))}>{ "◆" }</span>
         }
     });
     let failed = if side == "a" {
@@ -236,17 +234,17 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
             aria-label={caption.clone()}>
             <header class="cmp-head">
                 <span class="cmp-label">{ caption }</span>
-                if sim.is_none() { <span class="cmp-note">{ words::BEFORE_FORK }</span> }
-                <span class="cmp-clock">{ format!("tick {}", ticks(now)) }</span>
+                if sim.is_none() { <span class="cmp-note">{ tr!(l, "ui.cmp.before_fork") }</span> }
+                <span class="cmp-clock">{ tr!(l, "ui.cmp.clock", tick = ticks(now)) }</span>
             </header>
             <div class="cmp-picture">{ drawing }</div>
             <div class="cmp-strip" aria-hidden="true">
                 <span class="cmp-fill" style="width:100%"></span>
                 { for marker }
             </div>
-            <ul class="cmp-nodes">{ node_rows(shown, first) }</ul>
+            <ul class="cmp-nodes">{ node_rows(l, shown, first) }</ul>
             if failed > 0 {
-                <p class="cmp-failed">{ format!("{}: {failed}", words::FAILED_LINES) }</p>
+                <p class="cmp-failed">{ tr!(l, "ui.cmp.failed", n = failed) }</p>
             }
         </section>
     }
@@ -254,21 +252,22 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
 
 /// The two panes and the divergence box, in place of the single drawing.
 pub fn render(v: &View, c: &Compare) -> Html {
+    let l = v.ui.lang;
     let (la, lb) = &c.labels;
     let div = match (&c.error, c.run.first()) {
         (Some(e), _) => html! { <p class="cmp-error" role="alert">{ e.clone() }</p> },
         (None, Some(d)) => html! {
             <p class="cmp-divergence" data-divergence={d.time.to_string()} aria-live="polite">
-                <b>{ format!("{} @ tick {}: ", words::FIRST_DIVERGENCE, ticks(d.time)) }</b>
-                { divergence_words(c.run.label(), d) }
+                <b>{ tr!(l, "ui.cmp.first", tick = ticks(d.time)) }</b>
+                { divergence_words(l, c.run.label(), d) }
             </p>
         },
         (None, None) => html! {
-            <p class="cmp-divergence none" aria-live="polite">{ words::NO_DIVERGENCE }</p>
+            <p class="cmp-divergence none" aria-live="polite">{ tr!(l, "ui.cmp.none") }</p>
         },
     };
     html! {
-        <div class="compare" role="group" aria-label={words::PANES}>
+        <div class="compare" role="group" aria-label={tr!(l, "ui.cmp.panes")}>
             <div class="cmp-panes">
                 { pane(v, "a", la, Some(c.run.a()), c) }
                 { pane(v, "b", lb, c.run.b(), c) }
@@ -280,10 +279,43 @@ pub fn render(v: &View, c: &Compare) -> Html {
 
 /// "with prevote=off: n1 is candidate (A: precandidate) (line 16: campaign n1)": the
 /// engine's words, without the time it already shows in bold.
-fn divergence_words(label: &str, d: &Divergence) -> String {
+fn divergence_words(l: Lang, label: &str, d: &Divergence) -> String {
     let diffs = d
-        .text
-        .split_once(&format!("{label}: "))
-        .map_or(d.text.as_str(), |(_, w)| w);
-    format!("{label}: {diffs} (line {}: {})", d.lineno, d.line)
+        .diffs
+        .iter()
+        .map(compare::diff_words)
+        .reduce(|a, b| Text::new("cmp.and").arg("a", a).arg("b", b))
+        .map_or(String::new(), |m| m.render(l));
+    tr!(
+        l,
+        "ui.cmp.words",
+        label = label_words(l, label),
+        diffs = diffs,
+        line = d.lineno,
+        text = d.line
+    )
+}
+
+/// How B differs ("with prevote=off", "with 'kill n2' instead of 'kill n1'") in `l`: the
+/// options and commands stay as written, the words around them are translated.
+fn label_words(l: Lang, label: &str) -> String {
+    let Some(what) = label.strip_prefix("with ") else {
+        return label.to_string();
+    };
+    let parts: Vec<String> = what
+        .split(", ")
+        .map(|p| match p.split_once(" instead of ") {
+            Some((new, old)) => tr!(l, "ui.cmp.instead_of", new = new, old = old),
+            None => p.to_string(),
+        })
+        .collect();
+    tr!(l, "ui.cmp.with", what = parts.join(tr!(l, "ui.cmp.sep")))
+}
+
+/// A node's role in a pane's table, or that it is down.
+fn role_words(l: Lang, n: &crate::sim::SimNode) -> String {
+    match cluster_view::role_name(n) {
+        "down" => tr!(l, "ui.cmp.down").to_string(),
+        _ => labels::role(n.raft.role).render(l),
+    }
 }
