@@ -150,9 +150,10 @@ fn run(args: &[String]) -> i32 {
         match &r.status {
             LineStatus::Failed(m) if !json_out => {
                 println!(
-                    "{file}:{}: {}: {m}",
+                    "{file}:{}: {}: {}",
                     r.lineno,
-                    crate::tr!(lang, "cli.failed")
+                    crate::tr!(lang, "cli.failed"),
+                    m.render(lang)
                 )
             }
             LineStatus::Narration(t) if !json_out && !quiet => println!("  >> {t}"),

@@ -56,7 +56,9 @@ impl App {
                 self.ui.script_error = Some(
                     Text::new("ui.note.script_error")
                         .arg("name", name.as_str())
-                        .arg("error", e.to_string()),
+                        .arg("line", e.line)
+                        .arg("col", e.col)
+                        .arg("error", e.message.clone()),
                 );
                 self.ui.tab = Tab::Scenario;
                 false

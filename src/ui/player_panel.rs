@@ -128,7 +128,7 @@ fn script(v: &View, s: &Lesson) -> Html {
                 _ => None,
             };
             let why = match status {
-                Some(LineStatus::Failed(e)) => Some(e.clone()),
+                Some(LineStatus::Failed(e)) => Some(e.render(l)),
                 _ => None,
             };
             let run_to = link.callback(move |_| Msg::PlayerRunTo(i));

@@ -43,6 +43,10 @@ export function englishLeft(page, root = 'body') {
           .replace(/[+-]n\d+( learner)?/g, ' ')
           // Member requests are labelled with their etcdctl-like command: "promote n4".
           .replace(/\b(promote|remove) n\d+/g, ' ')
+          // A value the person gave, quoted back in Chinese quotes: 不认识参数「bogus」.
+          .replace(/「[^」]*」/g, ' ')
+          // File names and paths: docs/etcd-versions.md, raftlab-run.scn.
+          .replace(/[\w./-]+\.(md|scn|json|png)\b/g, ' ')
           // raftlab's own commands: `raftlab run|compare|explore ...`.
           .replace(/\braftlab (run|compare|explore|presets|bench)\b/g, ' ')
           // etcdctl's member subcommands, quoted or not: 'member add n4 --learner'.
