@@ -3,7 +3,7 @@
 # the wrong version: a second run takes seconds.
 #
 #   scripts/setup.sh              everything (wasm toolchain, wasm-bindgen, trunk, wasm-opt, test deps)
-#   scripts/setup.sh --no-test    skip the e2e test deps (chromium, npm packages)
+#   scripts/setup.sh --no-test    skip the e2e test deps (chromium, fonts-noto-cjk, npm packages)
 #
 # wasm32 std: rustup's target if installed, else `rustup target add` (30 s limit), else Debian's
 # rustc-web toolchain (apt) building std from source. See scripts/env.sh.
@@ -170,6 +170,8 @@ fi
 if [ "$WANT_TEST_DEPS" = 1 ]; then
   apt_pkgs=()
   [ -x "$RAFTLAB_CHROMIUM" ] || apt_pkgs+=(chromium)
+  # Chinese screenshots need a CJK font; the app itself loads none (system font stack).
+  pkg_installed fonts-noto-cjk || apt_pkgs+=(fonts-noto-cjk)
   if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     pkg_installed nodejs || apt_pkgs+=(nodejs)
     pkg_installed npm || apt_pkgs+=(npm)

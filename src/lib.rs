@@ -1,12 +1,14 @@
 //! raftlab: an interactive Raft consensus lab.
 //!
 //! Three layers, data flowing one way (UI action → simulator command → core step → state → view):
+//! - [`i18n`]: languages and message catalogs (English, Simplified Chinese), used by all layers.
 //! - [`raft`]: the consensus core, pure and deterministic (etcd-io/raft semantics).
 //! - [`sim`]: nodes over a simulated network, faults, clients, history, scenarios, CLI.
 //! - `ui` (wasm32 only): the Yew front end, rendering simulator state.
 
 #![warn(missing_docs)]
 
+pub mod i18n;
 pub mod raft;
 pub mod sim;
 

@@ -5,6 +5,9 @@
 //! Pure and clock-free: the caller passes the wall time, so the batching is tested natively.
 
 use super::cluster::Sim;
+use crate::i18n::Lang;
+use crate::tr;
+
 use super::event::{Event, EventKind};
 
 /// The shortest gap between two announcements, ms of wall time.
@@ -19,7 +22,7 @@ pub struct Announcer {
     /// The last event seen (by sequence number).
     seen: u64,
     /// Notable events not yet announced, most important first within equal rank.
-    pending: Vec<(u8, String)>,
+    pending: Vec<(u8, Event)>,
     /// Wall time of the last announcement.
     last_at: Option<f64>,
 }
@@ -63,7 +66,7 @@ impl Announcer {
         }
         for e in sim.events.iter().filter(|e| e.seq > self.seen) {
             if let Some(r) = rank(e) {
-                self.pending.push((r, e.text.clone()));
+                self.pending.push((r, e.clone()));
             }
         }
         self.seen = sim.event_count;
@@ -77,13 +80,18 @@ impl Announcer {
     /// The announcement due at wall time `now_ms`, if any: at most one per [`MIN_GAP_MS`],
     /// naming the [`MAX_ITEMS`] most important pending events and counting the others.
     pub fn take(&mut self, now_ms: f64) -> Option<String> {
+        self.take_in(now_ms, Lang::En)
+    }
+
+    /// [`Announcer::take`], worded in `lang`.
+    pub fn take_in(&mut self, now_ms: f64, lang: Lang) -> Option<String> {
         if self.pending.is_empty() {
             return None;
         }
         if self.last_at.is_some_and(|t| now_ms - t < MIN_GAP_MS) {
             return None;
         }
-        let mut items: Vec<(usize, u8, String)> = std::mem::take(&mut self.pending)
+        let mut items: Vec<(usize, u8, Event)> = std::mem::take(&mut self.pending)
             .into_iter()
             .enumerate()
             .map(|(i, (r, t))| (i, r, t))
@@ -93,15 +101,18 @@ impl Announcer {
         let more = items.len().saturating_sub(MAX_ITEMS);
         items.truncate(MAX_ITEMS);
         items.sort_by_key(|(i, _, _)| *i);
-        let mut text: Vec<String> = items.into_iter().map(|(_, _, t)| t).collect();
-        if more > 0 {
-            text.push(format!(
-                "And {more} more event{}",
-                if more == 1 { "" } else { "s" }
-            ));
+        let mut text: Vec<String> = items.into_iter().map(|(_, _, e)| e.text_in(lang)).collect();
+        match more {
+            0 => {}
+            1 => text.push(tr!(lang, "ann.one_more").to_string()),
+            n => text.push(tr!(lang, "ann.more", n = n)),
         }
         self.last_at = Some(now_ms);
-        Some(format!("{}.", text.join(". ")))
+        Some(tr!(
+            lang,
+            "ann.joined",
+            items = text.join(tr!(lang, "ann.sep"))
+        ))
     }
 }
 

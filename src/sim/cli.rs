@@ -9,9 +9,12 @@ use super::cluster::{Sim, Status};
 use super::player::{LineStatus, Player};
 use super::presets::PRESETS;
 use super::scenario::Script;
+use crate::i18n::Lang;
 
 pub(crate) const USAGE: &str = "usage:
-  raftlab run [--json] [--quiet] FILE.scn   run a scenario (FILE may be preset:NAME)
+  raftlab run [--json] [--quiet] [--lang en|zh] FILE.scn
+                                            run a scenario (FILE may be preset:NAME);
+                                            --lang zh: narration and events in Chinese
   raftlab bench [--only core|sim|checker|parser|distinct|paced|sparse] [--quick]
                 [--ticks N] [--nodes N] [--load idle|write] [--checker on|off]
                 [--writes N] [--history-ticks N]
@@ -22,7 +25,7 @@ pub(crate) const USAGE: &str = "usage:
                                             distinct keys one a tick, default 100000;
                                             --history-ticks with a write every 100 ticks,
                                             default 1000000)
-  raftlab presets                           list the narrated presets
+  raftlab presets [--lang en|zh]            list the narrated presets
   raftlab compare FILE.scn [--with OPTION=VALUE ...] [--from LINE] [--instead LINE:COMMAND] [--json]
                                             run two variants in lockstep, report the first divergence
   raftlab explore FILE.scn [--until COND] [--jobs N] [--budget S] [--schedules N] [--seed N]
@@ -37,9 +40,20 @@ pub fn main(args: &[String]) -> i32 {
         Some("compare") => super::compare_cli::main(&args[1..]),
         Some("explore") => super::explore_cli::main(&args[1..]),
         Some("presets") => {
+            let lang = match &args[1..] {
+                [] => Lang::En,
+                [flag, code] if flag == "--lang" => match parse_lang(code) {
+                    Ok(l) => l,
+                    Err(code) => return code,
+                },
+                _ => {
+                    eprintln!("{USAGE}");
+                    return 2;
+                }
+            };
             for p in PRESETS {
-                println!("{:<28} {}", p.id, p.title());
-                println!("{:<28} {}", "", p.description());
+                println!("{:<28} {}", p.id, p.title_in(lang));
+                println!("{:<28} {}", "", p.description_in(lang));
             }
             0
         }
@@ -95,10 +109,22 @@ fn run(args: &[String]) -> i32 {
     let mut json_out = false;
     let mut quiet = false;
     let mut file = None;
-    for a in args {
+    let mut lang = Lang::En;
+    let mut args = args.iter();
+    while let Some(a) = args.next() {
         match a.as_str() {
             "--json" => json_out = true,
             "--quiet" => quiet = true,
+            "--lang" => {
+                let Some(code) = args.next() else {
+                    eprintln!("--lang needs en or zh\n{USAGE}");
+                    return 2;
+                };
+                match parse_lang(code) {
+                    Ok(l) => lang = l,
+                    Err(code) => return code,
+                }
+            }
             f if !f.starts_with("--") && file.is_none() => file = Some(f.to_string()),
             other => {
                 eprintln!("unexpected argument '{other}'\n{USAGE}");
@@ -112,16 +138,23 @@ fn run(args: &[String]) -> i32 {
     };
     let mut player = Player::new(script);
     player.keep_trace = !json_out && !quiet;
+    player.lang = lang;
     let mut printed = 0;
     while let Some(r) = player.step() {
         if player.keep_trace {
             for e in &player.trace[printed..] {
-                println!("[{:>8.1}] {}", e.time as f64 / 100.0, e.text);
+                println!("[{:>8.1}] {}", e.time as f64 / 100.0, e.text_in(lang));
             }
             printed = player.trace.len();
         }
         match &r.status {
-            LineStatus::Failed(m) if !json_out => println!("{file}:{}: FAILED: {m}", r.lineno),
+            LineStatus::Failed(m) if !json_out => {
+                println!(
+                    "{file}:{}: {}: {m}",
+                    r.lineno,
+                    crate::tr!(lang, "cli.failed")
+                )
+            }
             LineStatus::Narration(t) if !json_out && !quiet => println!("  >> {t}"),
             _ => {}
         }
@@ -145,13 +178,30 @@ fn run(args: &[String]) -> i32 {
         print_table(sim);
         let n = player.results().len();
         println!(
-            "{file}: {} of {n} lines ok, {} failed, {} invariant violations",
-            n - failures.len(),
-            failures.len(),
-            sim.violations.len()
+            "{}",
+            crate::tr!(
+                lang,
+                "cli.summary",
+                file = file,
+                ok = n - failures.len(),
+                n = n,
+                failed = failures.len(),
+                violations = sim.violations.len()
+            )
         );
     }
     i32::from(!failures.is_empty())
+}
+
+/// `--lang CODE`: the language, or exit code 2 after saying what is known.
+fn parse_lang(code: &str) -> Result<Lang, i32> {
+    match Lang::parse(code) {
+        Some(l) if l.code() == code => Ok(l),
+        _ => {
+            eprintln!("unknown language '{code}' (known: en, zh)");
+            Err(2)
+        }
+    }
 }
 
 fn word(id: u64) -> serde_json::Value {

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::Msg;
 use crate::raft::{NodeId, ProposalRefusal, ServerError};
 
 /// gRPC's error for a request whose member went away mid-request.
@@ -209,6 +210,9 @@ pub struct Request {
     pub time: u64,
     /// What became of it.
     pub outcome: Outcome,
+    /// Why it was rejected, as a message for any language (the outcome has it in English).
+    #[serde(default)]
+    pub why: Option<Msg>,
 }
 
 /// An etcd error text as one word: the part after "etcdserver: " with dashes for spaces

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 
+use crate::i18n::{Lang, Msg};
 use crate::raft::invariants::{Checker, Observed};
 use crate::raft::{
     ConfChange, ConfChangeSingle, Config, Message, MsgType, NodeId, Note, Raft, Rng, Role, StepDown,
@@ -21,7 +22,7 @@ use super::event::{Event, EventKind};
 use super::network::{InFlight, Network};
 use super::options::Options;
 use super::requests::Waiting;
-use super::words;
+use super::{labels, words};
 
 mod lost;
 mod peek;
@@ -280,7 +281,9 @@ impl Sim {
         sim.log(
             None,
             EventKind::Info,
-            format!("cluster of {n} voters, seed {}", sim.opts.seed),
+            Msg::new("ev.cluster_created")
+                .arg("n", n)
+                .arg("seed", sim.opts.seed),
         );
         sim
     }
@@ -485,10 +488,7 @@ impl Sim {
                 self.stopping.remove(&node);
                 let current = self.nodes.get(&node).is_some_and(|n| n.epoch == epoch);
                 if current {
-                    self.stop_as_removed(
-                        node,
-                        format!("n{node} stopped: it was removed from the cluster"),
-                    );
+                    self.stop_as_removed(node, Msg::new("ev.stopped_removed").arg("id", node));
                 }
                 None
             }
@@ -580,15 +580,12 @@ impl Sim {
 
     /// etcd's transport answers a removed member with "410 Gone" and the member shuts down.
     fn stop_removed(&mut self, id: NodeId, by: NodeId) {
-        self.stop_as_removed(
-            id,
-            format!("n{id} was told by n{by} that it is removed, and stopped"),
-        );
+        self.stop_as_removed(id, Msg::new("ev.told_removed").arg("id", id).arg("by", by));
     }
 
     /// A running member that knows it was removed stops for good (etcd: "the member has been
     /// permanently removed from the cluster").
-    fn stop_as_removed(&mut self, id: NodeId, why: String) {
+    fn stop_as_removed(&mut self, id: NodeId, why: Msg) {
         if let Some(n) = self.nodes.get_mut(&id) {
             if n.status == Status::Running {
                 n.status = Status::Removed;
@@ -651,11 +648,13 @@ impl Sim {
                 if let Some(r) = self.requests.get_mut(req) {
                     if r.outcome == Outcome::Pending {
                         r.outcome = Outcome::Committed { index: *index };
-                        let label = r.kind.label();
+                        let label = labels::request(&r.kind);
                         self.log(
                             Some(id),
                             EventKind::Client,
-                            format!("{label} committed at index {index}"),
+                            Msg::new("ev.committed")
+                                .arg("label", label)
+                                .arg("index", *index),
                         );
                     }
                 }
@@ -684,7 +683,9 @@ impl Sim {
                 {
                     Some(true) => self.reject(*req, Refusal::Dropped { reason: *reason }),
                     None if *req == 0 => {
-                        let text = format!("n{id}: {}", words::proposal_refusal(*reason));
+                        let text = Msg::new("ev.node_refused")
+                            .arg("id", id)
+                            .arg("why", words::proposal_refusal(*reason));
                         self.log(Some(id), EventKind::Membership, text);
                     }
                     _ => {}
@@ -693,7 +694,7 @@ impl Sim {
             }
             Note::ReadDropped { req, reason } => {
                 if self.requests.get(req).map(|r| &r.outcome) == Some(&Outcome::Pending) {
-                    self.read_dropped(*req, words::read_refusal(*reason));
+                    self.read_dropped(*req, words::read_refusal(*reason).into());
                 }
                 return;
             }
@@ -708,12 +709,16 @@ impl Sim {
                             index: Some(*index),
                             stale: None,
                         };
-                        let label = r.kind.label();
-                        let shown = value.as_deref().unwrap_or("(none)");
+                        let label = labels::request(&r.kind);
+                        let shown = shown_value(value.as_deref());
                         self.log(
                             Some(id),
                             EventKind::Read,
-                            format!("{label} at n{id} = {shown} (read index {index})"),
+                            Msg::new("ev.read_result")
+                                .arg("label", label)
+                                .arg("id", id)
+                                .arg("value", shown)
+                                .arg("index", *index),
                         );
                     }
                 }
@@ -768,7 +773,10 @@ impl Sim {
             self.log(
                 Some(id),
                 EventKind::Membership,
-                format!("configuration change {change} applied at index {index}: {config}"),
+                Msg::new("ev.conf_applied")
+                    .arg("change", change)
+                    .arg("index", index)
+                    .arg("config", config),
             );
         }
         // A member added by a request that waited for a leader may be added by the cluster
@@ -790,7 +798,7 @@ impl Sim {
                 self.log(
                     Some(id),
                     EventKind::Membership,
-                    format!("n{id} learned it was removed; it stops in 1 s, as etcd's server does"),
+                    Msg::new("ev.learned_removed").arg("id", id),
                 );
                 self.stopping.insert(id);
                 self.schedule(
@@ -810,8 +818,8 @@ impl Sim {
     }
 
     /// Appends an event to the log.
-    pub fn log(&mut self, node: Option<NodeId>, kind: EventKind, text: String) {
-        self.log_etcd(node, kind, text, None);
+    pub fn log(&mut self, node: Option<NodeId>, kind: EventKind, msg: impl Into<Msg>) {
+        self.log_etcd(node, kind, msg, None);
     }
 
     /// Appends an event that carries the error an etcd client would print.
@@ -819,16 +827,18 @@ impl Sim {
         &mut self,
         node: Option<NodeId>,
         kind: EventKind,
-        text: String,
+        msg: impl Into<Msg>,
         etcd: Option<&str>,
     ) {
+        let msg = msg.into();
         self.event_count += 1;
         self.events.push_back(Event {
             seq: self.event_count,
             time: self.now,
             node,
             kind,
-            text,
+            text: msg.render(Lang::En),
+            msg,
             etcd_error: etcd.map(str::to_string),
         });
         while self.events.len() > EVENT_CAP {
@@ -863,10 +873,10 @@ impl Sim {
             self.log(
                 None,
                 EventKind::Invariant,
-                format!(
-                    "INVARIANT VIOLATED: {}: {} (after {cause})",
-                    v.invariant, v.detail
-                ),
+                Msg::new("ev.invariant")
+                    .arg("invariant", v.invariant.to_string())
+                    .arg("detail", v.detail.to_string())
+                    .arg("cause", cause.clone()),
             );
             self.violations.push(ViolationRecord {
                 time: self.now,
@@ -879,16 +889,18 @@ impl Sim {
 
     // ---- actions ---------------------------------------------------------------------------
 
-    pub(super) fn node_ref(&self, id: NodeId) -> Result<&SimNode, String> {
+    pub(super) fn node_ref(&self, id: NodeId) -> Result<&SimNode, Msg> {
         self.nodes
             .get(&id)
-            .ok_or_else(|| format!("n{id} does not exist"))
+            .ok_or_else(|| Msg::new("err.no_such_node").arg("id", id))
     }
 
-    fn require_running(&self, id: NodeId) -> Result<(), String> {
+    fn require_running(&self, id: NodeId) -> Result<(), Msg> {
         let n = self.node_ref(id)?;
         if n.status != Status::Running {
-            return Err(format!("n{id} is {}", n.status.name()));
+            return Err(Msg::new("err.node_is")
+                .arg("id", id)
+                .arg("status", labels::status(n.status)));
         }
         Ok(())
     }
@@ -897,6 +909,11 @@ impl Sim {
     /// dead node) is an error and changes nothing; an action the cluster refuses (a promotion
     /// of a lagging learner, a write without a leader) is an outcome, logged as an event.
     pub fn apply(&mut self, action: &Action) -> Result<(), String> {
+        self.apply_worded(action).map_err(|e| e.render(Lang::En))
+    }
+
+    /// [`Sim::apply`], with the error as a message for any language.
+    pub fn apply_worded(&mut self, action: &Action) -> Result<(), Msg> {
         let r = self.apply_inner(action);
         if r.is_ok() {
             self.settle_lost();
@@ -908,33 +925,43 @@ impl Sim {
         r
     }
 
-    fn apply_inner(&mut self, action: &Action) -> Result<(), String> {
+    fn apply_inner(&mut self, action: &Action) -> Result<(), Msg> {
         match action {
             Action::Kill(id) => {
                 self.require_running(*id)?;
                 let n = self.nodes.get_mut(id).expect("checked");
                 n.status = Status::Killed;
                 n.epoch += 1;
-                self.log(Some(*id), EventKind::Fault, format!("n{id} crashed"));
+                self.log(
+                    Some(*id),
+                    EventKind::Fault,
+                    Msg::new("ev.crashed").arg("id", *id),
+                );
                 self.fail_reads_via(*id);
             }
             Action::Restart(id) => {
                 let n = self.node_ref(*id)?;
                 if n.status != Status::Killed {
-                    return Err(format!("n{id} is {}, not killed", n.status.name()));
+                    return Err(Msg::new("err.not_killed")
+                        .arg("id", *id)
+                        .arg("status", labels::status(n.status)));
                 }
                 self.restart_node(*id, false);
                 self.log(
                     Some(*id),
                     EventKind::Fault,
-                    format!("n{id} restarted from its durable state"),
+                    Msg::new("ev.restarted").arg("id", *id),
                 );
             }
             Action::Isolate(id) => {
                 self.node_ref(*id)?;
                 let all = self.ids();
                 self.net.isolate(*id, &all);
-                self.log(Some(*id), EventKind::Fault, format!("n{id} isolated"));
+                self.log(
+                    Some(*id),
+                    EventKind::Fault,
+                    Msg::new("ev.isolated").arg("id", *id),
+                );
             }
             Action::Partition(groups) => {
                 for g in groups {
@@ -947,31 +974,37 @@ impl Sim {
                 self.log(
                     None,
                     EventKind::Fault,
-                    format!(
-                        "network partitioned: {}",
-                        action.to_scn().trim_start_matches("partition ")
-                    ),
+                    Msg::new("ev.partitioned")
+                        .arg("groups", action.to_scn().trim_start_matches("partition ")),
                 );
             }
             Action::Cut(a, b) => {
                 self.node_ref(*a)?;
                 self.node_ref(*b)?;
                 if a == b {
-                    return Err("cannot cut a node from itself".into());
+                    return Err(Msg::new("err.cut_itself"));
                 }
                 self.net.cut(*a, *b);
-                self.log(None, EventKind::Fault, format!("link n{a}–n{b} cut"));
+                self.log(
+                    None,
+                    EventKind::Fault,
+                    Msg::new("ev.cut").arg("a", *a).arg("b", *b),
+                );
             }
             Action::Loss(p) => {
                 if *p > 100 {
-                    return Err(format!("loss {p}% is more than 100%"));
+                    return Err(Msg::new("err.loss_over").arg("percent", *p));
                 }
                 self.net.loss = *p;
-                self.log(None, EventKind::Fault, format!("{p}% of messages lost"));
+                self.log(
+                    None,
+                    EventKind::Fault,
+                    Msg::new("ev.loss").arg("percent", *p),
+                );
             }
             Action::Heal => {
                 self.net.heal();
-                self.log(None, EventKind::Fault, "network healed".into());
+                self.log(None, EventKind::Fault, Msg::new("ev.healed"));
             }
             Action::Campaign(id) => {
                 self.require_running(*id)?;
@@ -997,15 +1030,19 @@ impl Sim {
                         self.log(
                             Some(*id),
                             EventKind::Membership,
-                            format!("n{id} process started; it joins the cluster"),
+                            Msg::new("ev.started").arg("id", *id),
                         );
                     }
                     Status::Misconfigured => self.log(
                         Some(*id),
                         EventKind::Membership,
-                        format!("n{id} never comes up: the cluster knows it by a wrong peer URL"),
+                        Msg::new("ev.never_up").arg("id", *id),
                     ),
-                    s => return Err(format!("n{id} is {}, not a new member", s.name())),
+                    s => {
+                        return Err(Msg::new("err.not_new_member")
+                            .arg("id", *id)
+                            .arg("status", labels::status(s)))
+                    }
                 }
             }
             Action::Promote(id) => self.promote(*id)?,
@@ -1030,9 +1067,7 @@ impl Sim {
                     .chain(learners)
                     .find(|id| self.removed.contains(id))
                 {
-                    return Err(format!(
-                        "n{id} was removed; etcd never reuses a removed member's id"
-                    ));
+                    return Err(Msg::new("err.id_reused").arg("id", *id));
                 }
                 let mut changes = Vec::new();
                 for id in add {
@@ -1045,7 +1080,7 @@ impl Sim {
                     changes.push(ConfChangeSingle::RemoveNode(*id));
                 }
                 if changes.is_empty() {
-                    return Err("member change needs add=, learners= or remove=".into());
+                    return Err(Msg::new("err.empty_change"));
                 }
                 let fresh: Vec<NodeId> = add
                     .iter()
@@ -1069,7 +1104,9 @@ impl Sim {
             Action::ForceNewCluster(id) => {
                 let n = self.node_ref(*id)?;
                 if !matches!(n.status, Status::Running | Status::Killed) {
-                    return Err(format!("n{id} is {}", n.status.name()));
+                    return Err(Msg::new("err.node_is")
+                        .arg("id", *id)
+                        .arg("status", labels::status(n.status)));
                 }
                 self.checker.force_new_cluster(*id);
                 // A member removed by the old cluster is the one member of the new one (etcd
@@ -1079,24 +1116,20 @@ impl Sim {
                 self.log(
                     Some(*id),
                     EventKind::Membership,
-                    format!(
-                        "n{id} restarted with --force-new-cluster: uncommitted entries dropped, every other member removed"
-                    ),
+                    Msg::new("ev.force_new_cluster").arg("id", *id),
                 );
             }
             Action::Drop(mid) => {
                 let Some(f) = self.net.in_flight.remove(mid) else {
-                    return Err(format!("no message {mid} in flight"));
+                    return Err(Msg::new("err.no_message").arg("id", *mid));
                 };
                 self.log(
                     Some(f.msg.from),
                     EventKind::Fault,
-                    format!(
-                        "{} n{}→n{} dropped by hand",
-                        f.msg.msg_type.name(),
-                        f.msg.from,
-                        f.msg.to
-                    ),
+                    Msg::new("ev.dropped_by_hand")
+                        .arg("type", labels::etcd_msg(f.msg.msg_type))
+                        .arg("from", f.msg.from)
+                        .arg("to", f.msg.to),
                 );
                 self.dropped(&f);
             }
@@ -1105,14 +1138,20 @@ impl Sim {
                 o.set(name, value)?;
                 o.check()?;
                 if o.seed != self.opts.seed {
-                    return Err("the seed can only be set when the cluster is created".into());
+                    return Err(Msg::new("err.seed_fixed"));
                 }
                 self.opts = o;
                 let cfg = self.opts.raft_config();
                 for n in self.nodes.values_mut() {
                     n.raft.cfg = cfg.clone();
                 }
-                self.log(None, EventKind::Info, format!("{name} set to {value}"));
+                self.log(
+                    None,
+                    EventKind::Info,
+                    Msg::new("ev.option_set")
+                        .arg("name", name.as_str())
+                        .arg("value", value.as_str()),
+                );
             }
         }
         Ok(())
@@ -1164,4 +1203,12 @@ fn observed(nodes: &BTreeMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_
             raft: &n.raft,
             alive: n.status == Status::Running,
         })
+}
+
+/// A read's value for the event log: the value itself, or "(none)" in the reader's language.
+fn shown_value(value: Option<&str>) -> Msg {
+    match value {
+        Some(v) => Msg::verbatim(v),
+        None => Msg::new("word.none"),
+    }
 }

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::{Lang, Msg};
 use crate::raft::NodeId;
 
 /// The category of an event.
@@ -47,6 +48,23 @@ impl EventKind {
         EventKind::Info,
     ];
 
+    /// Its name in `lang`, for the filters.
+    pub fn label(self, lang: Lang) -> &'static str {
+        match self {
+            EventKind::Election => crate::tr!(lang, "kind.election"),
+            EventKind::Leader => crate::tr!(lang, "kind.leader"),
+            EventKind::Vote => crate::tr!(lang, "kind.vote"),
+            EventKind::Replication => crate::tr!(lang, "kind.replication"),
+            EventKind::Snapshot => crate::tr!(lang, "kind.snapshot"),
+            EventKind::Membership => crate::tr!(lang, "kind.membership"),
+            EventKind::Client => crate::tr!(lang, "kind.client"),
+            EventKind::Read => crate::tr!(lang, "kind.read"),
+            EventKind::Fault => crate::tr!(lang, "kind.fault"),
+            EventKind::Invariant => crate::tr!(lang, "kind.invariant"),
+            EventKind::Info => crate::tr!(lang, "kind.info"),
+        }
+    }
+
     /// A lowercase name.
     pub fn name(self) -> &'static str {
         match self {
@@ -76,10 +94,22 @@ pub struct Event {
     pub node: Option<NodeId>,
     /// Its category.
     pub kind: EventKind,
-    /// What happened, in plain words.
+    /// What happened, in plain English words (kept for tests, traces and search).
     pub text: String,
     /// For a refused or timed-out request: the error an etcd client would print, word for
     /// word (the text already shows it after a dash; this is for panels that set it apart).
     #[serde(default)]
     pub etcd_error: Option<String>,
+    /// What happened, as a message that can be worded in any language.
+    pub msg: Msg,
+}
+
+impl Event {
+    /// What happened, in `lang`.
+    pub fn text_in(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.text.clone(),
+            _ => self.msg.render(lang),
+        }
+    }
 }

@@ -5,6 +5,7 @@
 //! there are too many, so memory stays bounded however long the run; a seek replays at most
 //! one interval. Acting while looking at the past forks: the old future is discarded.
 
+use crate::i18n::Msg;
 use serde::{Deserialize, Serialize};
 
 use super::action::Action;
@@ -30,8 +31,10 @@ pub struct Marker {
     pub time: u64,
     /// What kind of moment.
     pub kind: EventKind,
-    /// What happened.
+    /// What happened (in English).
     pub label: String,
+    /// What happened, to be worded in any language.
+    pub msg: Msg,
 }
 
 #[derive(Clone, Debug)]
@@ -131,6 +134,12 @@ impl Timeline {
     /// Performs `action` now. If the view is in the past, the future after it is discarded
     /// (a fork). A rejected action changes nothing and is not recorded.
     pub fn act(&mut self, action: Action) -> Result<(), String> {
+        self.act_worded(action)
+            .map_err(|e| e.render(crate::i18n::Lang::En))
+    }
+
+    /// [`Timeline::act`], with the error as a message for any language.
+    pub fn act_worded(&mut self, action: Action) -> Result<(), Msg> {
         if !self.at_head() {
             self.fork_here();
         }
@@ -140,7 +149,7 @@ impl Timeline {
         self.cur.advance_to(now);
         let processed = self.cur.processed;
         let time = self.cur.now;
-        self.cur.apply(&action)?;
+        self.cur.apply_worded(&action)?;
         self.actions.push(Recorded {
             processed,
             time,
@@ -333,6 +342,7 @@ impl Timeline {
                     time: e.time,
                     kind: e.kind,
                     label: e.text.clone(),
+                    msg: e.msg.clone(),
                 });
             }
         }

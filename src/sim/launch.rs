@@ -208,6 +208,8 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
                     "speed={v} is not an offered speed or a positive number, so it was ignored."
                 )),
             },
+            // The interface language: read by the UI (ui::lang_pref), valid here.
+            "lang" => {}
             "paused" => launch.paused = flag("paused", v, &mut problems),
             "embed" => launch.embed = flag("embed", v, &mut problems).unwrap_or(false),
             "present" => launch.present = flag("present", v, &mut problems).unwrap_or(false),

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::Lang;
+
 use super::cluster::TICK_MS;
 use super::cond::Cond;
 use super::event::Event;
@@ -44,6 +46,8 @@ pub struct Player {
     pub trace: Vec<Event>,
     /// Whether to collect `trace` (the CLI does; the UI reads the simulator's own log).
     pub keep_trace: bool,
+    /// The language narration is reported in (a line without a translation stays English).
+    pub lang: Lang,
     seen_seq: u64,
     seen_violations: usize,
     active: Option<Active>,
@@ -59,6 +63,7 @@ impl Player {
             results: Vec::new(),
             trace: Vec::new(),
             keep_trace: false,
+            lang: Lang::En,
             seen_seq: 0,
             seen_violations: 0,
             active: None,
@@ -215,6 +220,11 @@ impl Player {
     /// Records a line's result, turning an unexpected invariant violation into a failure.
     fn finish(&mut self, idx: usize, mut status: LineStatus) -> StepResult {
         self.collect();
+        if let LineStatus::Narration(text) = &mut status {
+            if let Some(t) = self.script.lines[idx].narration(self.lang) {
+                *text = t.to_string();
+            }
+        }
         if let Some(tl) = &self.tl {
             let v = &tl.sim().violations;
             if v.len() > self.seen_violations {
@@ -531,5 +541,27 @@ mod tests {
         assert_eq!(p.timeline().unwrap().sim().now, 1000);
         p.run_all();
         assert!(p.done() && p.failures().is_empty());
+    }
+
+    #[test]
+    fn narration_comes_in_the_players_language() {
+        let text = "cluster 1\nsay One node.\nsay.zh 一个节点。\nsay Two.\n";
+        for (lang, want) in [
+            (Lang::En, ["One node.", "Two."]),
+            (Lang::Zh, ["一个节点。", "Two."]),
+        ] {
+            let mut p = Player::new(Script::parse(text).unwrap());
+            p.lang = lang;
+            p.run_all();
+            let said: Vec<String> = p
+                .results()
+                .iter()
+                .filter_map(|r| match &r.status {
+                    LineStatus::Narration(t) => Some(t.clone()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(said, want);
+        }
     }
 }

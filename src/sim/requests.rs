@@ -3,6 +3,8 @@
 //! which the client gives up with `context deadline exceeded`. A request the client gave up
 //! on may still take effect: that is shown when it does ("committed later at index 5").
 
+use super::labels;
+use crate::i18n::Msg;
 use serde::{Deserialize, Serialize};
 
 use crate::raft::{ConfChange, ConfChangeSingle, NodeId, ServerError, NONE};
@@ -79,6 +81,7 @@ impl Sim {
                 via,
                 time: self.now,
                 outcome: Outcome::Pending,
+                why: None,
             },
         );
         self.prune_requests(REQUEST_CAP);
@@ -110,12 +113,10 @@ impl Sim {
     pub(super) fn reject(&mut self, req: u64, refusal: Refusal) {
         self.waiting.remove(&req);
         if let Some(r) = self.requests.get_mut(&req) {
-            let text = format!(
-                "{} rejected: {} — {}",
-                r.kind.label(),
-                words::refusal(&refusal),
-                refusal.etcd_error()
-            );
+            let text = Msg::new("ev.rejected_etcd")
+                .arg("label", labels::request(&r.kind))
+                .arg("reason", words::refusal(&refusal))
+                .arg("etcd", refusal.etcd_error());
             let etcd = refusal.etcd_error();
             r.outcome = Outcome::Rejected { refusal };
             let via = r.via;
@@ -137,10 +138,10 @@ impl Sim {
             return;
         };
         let (via, key) = (r.via, key.clone());
-        let text = format!(
-            "{}: {reason}; the client retries — {LEADER_CHANGED}",
-            r.kind.label()
-        );
+        let text = Msg::new("ev.read_retry")
+            .arg("label", labels::request(&r.kind))
+            .arg("reason", reason)
+            .arg("etcd", LEADER_CHANGED);
         self.log_etcd(via, EventKind::Read, text, Some(LEADER_CHANGED));
         self.waiting.insert(
             req,
@@ -182,16 +183,21 @@ impl Sim {
             no_leader,
             later: None,
         };
-        let label = r.kind.label();
+        let label = labels::request(&r.kind);
         let via = r.via;
         let waited_s = words::secs(self.now.saturating_sub(r.time));
-        let why = stuck.unwrap_or_else(|| {
-            "raft has it but it is not done; it may still take effect".to_string()
-        });
+        let why = match stuck {
+            Some(s) => Msg::verbatim(s),
+            None => Msg::new("why.in_raft"),
+        };
         self.log_etcd(
             via,
             EventKind::Client,
-            format!("{label} timed out after {waited_s}: {why} — {DEADLINE_EXCEEDED}"),
+            Msg::new("ev.timed_out")
+                .arg("label", label)
+                .arg("waited", waited_s)
+                .arg("why", why)
+                .arg("etcd", DEADLINE_EXCEEDED),
             Some(DEADLINE_EXCEEDED),
         );
         if let Some(Retry::Member { fresh, .. }) = waited {
@@ -228,16 +234,14 @@ impl Sim {
         }
         *later = Some(index);
         let at = *at;
-        let done = if matches!(r.kind, ReqKind::Read { .. }) {
-            "answered later at read index"
+        let text = Msg::new(if matches!(r.kind, ReqKind::Read { .. }) {
+            "ev.timed_out_answered_later"
         } else {
-            "committed later at index"
-        };
-        let text = format!(
-            "{} timed out at {}, {done} {index}",
-            r.kind.label(),
-            words::secs(at)
-        );
+            "ev.timed_out_committed_later"
+        })
+        .arg("label", labels::request(&r.kind))
+        .arg("time", words::secs(at))
+        .arg("index", index);
         self.log(Some(node), EventKind::Client, text);
         true
     }
@@ -349,12 +353,10 @@ impl Sim {
                 retry: w,
                 not_before: 0,
             };
-            let text = format!(
-                "{} waits: {} (the client gives up after {})",
-                self.requests[&req].kind.label(),
-                self.why_waiting(&w),
-                words::secs(self.opts.request_timeout)
-            );
+            let text = Msg::new("ev.waits")
+                .arg("label", labels::request(&self.requests[&req].kind))
+                .arg("why", self.why_waiting(&w))
+                .arg("timeout", words::secs(self.opts.request_timeout));
             self.log(via, EventKind::Client, text);
             self.waiting.insert(req, w);
         }
@@ -428,11 +430,19 @@ impl Sim {
                 fresh_value.as_deref().unwrap_or("(none)")
             )
         });
-        let shown = value.clone().unwrap_or_else(|| "(none)".into());
-        let text = match &stale {
-            Some(_) => format!("serializable read {key} at n{target} = {shown} (STALE)"),
-            None => format!("serializable read {key} at n{target} = {shown}"),
-        };
+        let text = Msg::new(match &stale {
+            Some(_) => "ev.serializable_read_stale",
+            None => "ev.serializable_read",
+        })
+        .arg("key", key)
+        .arg("id", target)
+        .arg(
+            "value",
+            match &value {
+                Some(v) => Msg::verbatim(v.as_str()),
+                None => Msg::new("word.none"),
+            },
+        );
         if let Some(r) = self.requests.get_mut(&req) {
             r.outcome = Outcome::Value {
                 value,

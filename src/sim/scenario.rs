@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use crate::i18n::Lang;
 use crate::raft::NodeId;
 
 use super::action::Action;
@@ -95,6 +96,33 @@ pub struct Line {
     pub text: String,
     /// The command.
     pub stmt: Stmt,
+    /// Translations of this line's narration, from the `say.LANG TEXT` lines after it.
+    pub translations: Vec<(Lang, String)>,
+}
+
+impl Line {
+    /// The narration this line says, if it says any: `say TEXT` or `at MS say TEXT`.
+    pub fn say(&self) -> Option<&str> {
+        match &self.stmt {
+            Stmt::Say(t) => Some(t),
+            Stmt::At { then: Some(s), .. } => match s.as_ref() {
+                Stmt::Say(t) => Some(t),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The narration in `lang`: its translation, or the English text when it has none.
+    pub fn narration(&self, lang: Lang) -> Option<&str> {
+        let en = self.say()?;
+        Some(
+            self.translations
+                .iter()
+                .find(|(l, _)| *l == lang)
+                .map_or(en, |(_, t)| t.as_str()),
+        )
+    }
 }
 
 /// A parsed scenario. The first command is always `cluster`.
@@ -612,6 +640,46 @@ fn parse_member(toks: &[Tok], len: usize) -> Result<Stmt, ParseError> {
     })
 }
 
+/// Attaches a `say.LANG TEXT` line to the narration just before it.
+fn translation(
+    lines: &mut [Line],
+    code: &str,
+    toks: &[Tok],
+    code_lang: &str,
+) -> Result<(), ParseError> {
+    let lang = match Lang::parse(code_lang) {
+        Some(Lang::En) => {
+            return Err(err(
+                toks[0].col,
+                "the 'say' line itself is the English text; translations are say.zh",
+            ))
+        }
+        Some(l) if l.code() == code_lang => l,
+        _ => {
+            return Err(err(
+                toks[0].col + 4,
+                format!("unknown language '{code_lang}' (known: zh)"),
+            ))
+        }
+    };
+    let t = need(toks, 1, code.chars().count(), "text to say")?;
+    let text = code[line_byte(code, t.col)..].trim().to_string();
+    let Some(prev) = lines.last_mut().filter(|l| l.say().is_some()) else {
+        return Err(err(
+            toks[0].col,
+            format!("'say.{code_lang}' must come right after the 'say' line it translates"),
+        ));
+    };
+    if prev.translations.iter().any(|(l, _)| *l == lang) {
+        return Err(err(
+            toks[0].col,
+            format!("this 'say' already has a 'say.{code_lang}' line"),
+        ));
+    }
+    prev.translations.push((lang, text));
+    Ok(())
+}
+
 /// Byte offset of a 1-based character column.
 pub(crate) fn line_byte(line: &str, col: usize) -> usize {
     #[cfg(test)]
@@ -632,13 +700,21 @@ impl Script {
         for (i, raw) in text.lines().enumerate() {
             let lineno = i + 1;
             // `#` starts a comment, except inside narration, where it is text.
-            let code = if raw.trim_start().starts_with("say ") {
-                raw
-            } else {
-                raw.split('#').next().unwrap_or("")
-            };
+            let code =
+                if raw.trim_start().starts_with("say ") || raw.trim_start().starts_with("say.") {
+                    raw
+                } else {
+                    raw.split('#').next().unwrap_or("")
+                };
             let toks = tokenize(code);
             if toks.is_empty() {
+                continue;
+            }
+            if let Some(code_lang) = toks[0].s.strip_prefix("say.") {
+                translation(&mut lines, code, &toks, code_lang).map_err(|mut e| {
+                    e.line = lineno;
+                    e
+                })?;
                 continue;
             }
             let stmt = parse_stmt(code, &toks).map_err(|mut e| {
@@ -703,6 +779,7 @@ impl Script {
                 lineno,
                 text: code.trim().to_string(),
                 stmt,
+                translations: Vec::new(),
             });
         }
         if lines.is_empty() {
@@ -812,6 +889,47 @@ mod tests {
         let x = e("cluster 3\nkill ñ1");
         assert_eq!((x.line, x.col), (2, 6));
         assert!(Script::parse("cluster 3\nexpect n1.value ключ = é").is_ok());
+    }
+
+    #[test]
+    fn say_zh_translates_the_say_line_before_it() {
+        let s = Script::parse(
+            "cluster 3\nsay Watch n1. # not a comment\n# a comment\n\nsay.zh 注意 n1。# 也不是注释\nat 500 say Later.\nsay.zh 稍后。\nsay Untranslated.\n",
+        )
+        .unwrap();
+        assert_eq!(s.lines.len(), 4);
+        assert_eq!(
+            s.lines[1].narration(Lang::Zh),
+            Some("注意 n1。# 也不是注释")
+        );
+        assert_eq!(
+            s.lines[1].narration(Lang::En),
+            Some("Watch n1. # not a comment")
+        );
+        assert_eq!(s.lines[2].narration(Lang::Zh), Some("稍后。"));
+        assert_eq!(s.lines[3].narration(Lang::Zh), Some("Untranslated."));
+        assert_eq!(s.lines[0].narration(Lang::Zh), None);
+    }
+
+    #[test]
+    fn a_misplaced_or_unknown_translation_is_an_error() {
+        let x = e("cluster 3\ntick 1\nsay.zh 你好");
+        assert_eq!((x.line, x.col), (3, 1));
+        assert!(x.message.contains("right after"), "{}", x.message);
+        assert!(e("cluster 3\nsay hi\nsay.fr salut")
+            .message
+            .contains("unknown language 'fr'"));
+        assert!(e("cluster 3\nsay hi\nsay.en hi")
+            .message
+            .contains("English"));
+        assert!(e("cluster 3\nsay hi\nsay.zh 一\nsay.zh 二")
+            .message
+            .contains("already"));
+        assert!(e("cluster 3\nsay hi\nsay.zh").message.contains("missing"));
+        assert!(e("cluster 3\nsay hi\nsay.zh-TW 嗨")
+            .message
+            .contains("unknown"));
+        assert!(e("say.zh 你好").message.contains("right after"));
     }
 
     #[test]

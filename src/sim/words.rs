@@ -1,5 +1,8 @@
 //! Notes from the core, worded for people: "n3 election timeout: pre-vote for term 4".
+//! The wording lives in the catalogs (`src/i18n/*.txt`); this file picks the sentence and
+//! its values, so every language says the same thing.
 
+use crate::i18n::Msg;
 use crate::raft::{
     CampaignRefusal, ConfChangeError, HealthRule, NodeId, Note, ProposalRefusal, ReadRefusal,
     ServerError, StepDown, TransferAbort, TransferRefusal, VoteRefusal,
@@ -8,6 +11,7 @@ use crate::raft::{
 use super::client::Refusal;
 use super::cluster::Undelivered;
 use super::event::EventKind;
+use super::labels;
 
 /// Simulated milliseconds as seconds for people: "7.2 s".
 pub fn secs(ms: u64) -> String {
@@ -15,59 +19,63 @@ pub fn secs(ms: u64) -> String {
 }
 
 /// Why a message from `from` never reached `to`.
-pub fn undelivered(u: Undelivered, from: NodeId, to: NodeId) -> String {
+pub fn undelivered(u: Undelivered, from: NodeId, to: NodeId) -> Msg {
     match u {
-        Undelivered::Lost => "lost".into(),
-        Undelivered::Partitioned => "partitioned".into(),
-        Undelivered::WrongPeerUrl => format!("n{to} unreachable: wrong peer URL"),
-        Undelivered::Down(s) => format!("n{to} is {}", s.name()),
-        Undelivered::Missing => format!("n{to} does not exist"),
-        Undelivered::RemovedSender => format!("n{to} rejects n{from}: a removed member"),
+        Undelivered::Lost => Msg::new("why.lost"),
+        Undelivered::Partitioned => Msg::new("why.partitioned"),
+        Undelivered::WrongPeerUrl => Msg::new("why.wrong_peer_url").arg("to", to),
+        Undelivered::Down(s) => Msg::new("err.node_is")
+            .arg("id", to)
+            .arg("status", labels::status(s)),
+        Undelivered::Missing => Msg::new("err.no_such_node").arg("id", to),
+        Undelivered::RemovedSender => Msg::new("why.removed_sender")
+            .arg("to", to)
+            .arg("from", from),
     }
 }
 
 /// A refusal in raftlab's plain words (the etcd error is shown beside it).
-pub fn refusal(r: &Refusal) -> String {
+pub fn refusal(r: &Refusal) -> Msg {
     match r {
         Refusal::Server(e) => server_error(e),
         Refusal::Dropped { reason } => proposal_refusal(*reason),
-        Refusal::MemberDown { id } => format!("n{id} went down before answering"),
+        Refusal::MemberDown { id } => Msg::new("why.went_down").arg("id", *id),
     }
 }
 
 /// Why etcd's server refused, in plain words.
-pub fn server_error(e: &ServerError) -> String {
+pub fn server_error(e: &ServerError) -> Msg {
     match e {
-        ServerError::NoLeader => "no leader".into(),
-        ServerError::LearnerRpc { id, write: true } => {
-            format!("n{id} is a learner: learners reject client writes")
-        }
-        ServerError::LearnerRpc { id, write: false } => {
-            format!("n{id} is a learner: learners reject linearizable reads")
-        }
+        ServerError::NoLeader => Msg::new("why.no_leader"),
+        ServerError::LearnerRpc { id, write: true } => Msg::new("why.learner_write").arg("id", *id),
+        ServerError::LearnerRpc { id, write: false } => Msg::new("why.learner_read").arg("id", *id),
         ServerError::TransferInProgress { to } => {
-            format!("leadership transfer to n{to} in progress")
+            Msg::new("why.transfer_in_progress").arg("to", *to)
         }
         ServerError::LearnerNotReady {
             id,
             matched,
             leader,
             percent,
-        } => format!("n{id} is not caught up: match {matched} < {percent}% of the leader's {leader}"),
-        ServerError::NotLearner { id } => format!("n{id} is not a learner"),
-        ServerError::MemberExists { id } => format!("n{id} is already a member"),
-        ServerError::MemberNotFound { id } => format!("n{id} is not a member"),
-        ServerError::TooManyLearners { max } => {
-            format!("too many learners: at most {max} allowed")
-        }
+        } => Msg::new("why.learner_not_ready")
+            .arg("id", *id)
+            .arg("matched", *matched)
+            .arg("percent", *percent)
+            .arg("leader", *leader),
+        ServerError::NotLearner { id } => Msg::new("why.not_learner").arg("id", *id),
+        ServerError::MemberExists { id } => Msg::new("why.member_exists").arg("id", *id),
+        ServerError::MemberNotFound { id } => Msg::new("why.member_not_found").arg("id", *id),
+        ServerError::TooManyLearners { max } => Msg::new("why.too_many_learners").arg("max", *max),
         ServerError::BadLeaderTransferee { to, learner: true } => {
-            format!("n{to} is a learner: leadership cannot move to a learner")
+            Msg::new("why.transfer_to_learner").arg("to", *to)
         }
-        ServerError::BadLeaderTransferee { to, .. } => format!("n{to} is not a voting member"),
-        ServerError::NotEnoughStarted { members, started } => format!(
-            "strict reconfig check: only {started} of {members} voters after the change have ever started, a quorum needs {}",
-            crate::raft::quorum::majority(*members).max(1)
-        ),
+        ServerError::BadLeaderTransferee { to, .. } => {
+            Msg::new("why.transfer_not_voter").arg("to", *to)
+        }
+        ServerError::NotEnoughStarted { members, started } => Msg::new("why.not_enough_started")
+            .arg("started", *started)
+            .arg("members", *members)
+            .arg("quorum", crate::raft::quorum::majority(*members).max(1)),
         ServerError::Unhealthy {
             connected,
             needed,
@@ -75,49 +83,70 @@ pub fn server_error(e: &ServerError) -> String {
             rule,
         } => {
             let how = match rule {
-                HealthRule::AllConnected => format!("needs all {voters} voters"),
-                HealthRule::QuorumAfterAdd => {
-                    format!("needs {needed}, a quorum of {} voters once the new one counts", voters + 1)
-                }
-                HealthRule::QuorumAfterRemove => format!(
-                    "needs {needed}: without the removed member, the rest must still be a quorum of {} voters",
-                    voters - 1
-                ),
+                HealthRule::AllConnected => Msg::new("why.health_all").arg("voters", *voters),
+                HealthRule::QuorumAfterAdd => Msg::new("why.health_add")
+                    .arg("needed", *needed)
+                    .arg("voters", *voters + 1),
+                HealthRule::QuorumAfterRemove => Msg::new("why.health_remove")
+                    .arg("needed", *needed)
+                    .arg("voters", voters.saturating_sub(1)),
             };
-            format!(
-                "strict reconfig check: the leader has been connected to {connected} of {voters} voters (itself included) for the last 5 s; it {how}"
-            )
+            Msg::new("why.unhealthy")
+                .arg("connected", *connected)
+                .arg("voters", *voters)
+                .arg("how", how)
         }
     }
 }
 
+fn what(pre_vote: bool, vote_word: &'static str) -> Msg {
+    Msg::new(if pre_vote { "word.pre_vote" } else { vote_word })
+}
+
 /// The category and the sentence for `note`, which node `id` made.
-pub fn note(id: NodeId, note: &Note) -> (EventKind, String) {
+pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
     use EventKind::*;
     match note {
         Note::Campaign {
             pre_vote: true,
             term,
             ..
-        } => (Election, format!("n{id} election timeout: pre-vote for term {term}")),
+        } => (
+            Election,
+            Msg::new("ev.prevote_campaign")
+                .arg("id", id)
+                .arg("term", *term),
+        ),
         Note::Campaign {
             pre_vote: false,
             term,
             transfer: true,
         } => (
             Election,
-            format!("n{id} got TimeoutNow: campaigns for term {term} (leader transfer)"),
+            Msg::new("ev.transfer_campaign")
+                .arg("id", id)
+                .arg("term", *term),
         ),
         Note::Campaign {
             pre_vote: false,
             term,
             ..
-        } => (Election, format!("n{id} campaigns for term {term}")),
+        } => (
+            Election,
+            Msg::new("ev.campaign").arg("id", id).arg("term", *term),
+        ),
         Note::CampaignRefused { reason } => (
             Election,
-            format!("n{id} cannot campaign: {}", campaign_refusal(*reason)),
+            Msg::new("ev.campaign_refused")
+                .arg("id", id)
+                .arg("reason", campaign_refusal(*reason)),
         ),
-        Note::BecameLeader { term } => (Leader, format!("n{id} became leader for term {term}")),
+        Note::BecameLeader { term } => (
+            Leader,
+            Msg::new("ev.became_leader")
+                .arg("id", id)
+                .arg("term", *term),
+        ),
         Note::CampaignLost {
             pre_vote,
             term,
@@ -125,23 +154,25 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, String) {
             rejected,
         } => (
             Election,
-            format!(
-                "n{id} lost the {} for term {term}: {granted} granted, {rejected} rejected",
-                if *pre_vote { "pre-vote" } else { "election" }
-            ),
+            Msg::new("ev.lost")
+                .arg("id", id)
+                .arg("what", what(*pre_vote, "word.election"))
+                .arg("term", *term)
+                .arg("granted", *granted)
+                .arg("rejected", *rejected),
         ),
         Note::SteppedDown { why } => (
             Leader,
             match why {
-                StepDown::CheckQuorum { active, voters } => format!(
-                    "n{id} stepped down: heard from {active} of {voters} voters (check-quorum)"
-                ),
-                StepDown::HigherTerm { from, term } => {
-                    format!("n{id} stepped down: saw term {term} from n{from}")
-                }
-                StepDown::Removed => {
-                    format!("n{id} stepped down: removed from the configuration")
-                }
+                StepDown::CheckQuorum { active, voters } => Msg::new("ev.stepdown_checkquorum")
+                    .arg("id", id)
+                    .arg("active", *active)
+                    .arg("voters", *voters),
+                StepDown::HigherTerm { from, term } => Msg::new("ev.stepdown_higher_term")
+                    .arg("id", id)
+                    .arg("term", *term)
+                    .arg("from", *from),
+                StepDown::Removed => Msg::new("ev.stepdown_removed").arg("id", id),
             },
         ),
         Note::Voted {
@@ -151,18 +182,19 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, String) {
             granted,
             reason,
         } => {
-            let what = if *pre_vote { "pre-vote" } else { "vote" };
-            if *granted {
-                (Vote, format!("n{id} grants {what} to n{candidate} for term {term}"))
+            let m = if *granted {
+                Msg::new("ev.vote_granted")
             } else {
-                (
-                    Vote,
-                    format!(
-                        "n{id} rejects {what} for n{candidate} (term {term}): {}",
-                        reason.map(vote_refusal).unwrap_or_default()
-                    ),
-                )
-            }
+                Msg::new("ev.vote_rejected")
+                    .arg("reason", reason.map_or(Msg::verbatim(""), vote_refusal))
+            };
+            (
+                Vote,
+                m.arg("id", id)
+                    .arg("what", what(*pre_vote, "word.vote"))
+                    .arg("candidate", *candidate)
+                    .arg("term", *term),
+            )
         }
         Note::IgnoredVote {
             candidate,
@@ -170,141 +202,176 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, String) {
             pre_vote,
         } => (
             Vote,
-            format!(
-                "n{id} ignores n{candidate}'s {} for term {term}: it heard from a leader within the election timeout",
-                if *pre_vote { "pre-vote" } else { "vote request" }
-            ),
+            Msg::new("ev.vote_ignored")
+                .arg("id", id)
+                .arg("candidate", *candidate)
+                .arg("what", what(*pre_vote, "word.vote_request"))
+                .arg("term", *term),
         ),
         Note::ProgressChanged { peer, state } => (
             Replication,
-            format!("n{id} tracks n{peer} in {}", state.name()),
+            Msg::new("ev.progress")
+                .arg("id", id)
+                .arg("peer", *peer)
+                .arg("state", super::labels::progress(*state)),
         ),
         Note::SnapshotSent { peer, index } => (
             Snapshot,
-            format!("n{id} sends n{peer} a snapshot at index {index} (its next entry was compacted)"),
+            Msg::new("ev.snapshot_sent")
+                .arg("id", id)
+                .arg("peer", *peer)
+                .arg("index", *index),
         ),
-        Note::SnapshotRestored { index } => {
-            (Snapshot, format!("n{id} installed a snapshot at index {index}"))
-        }
+        Note::SnapshotRestored { index } => (
+            Snapshot,
+            Msg::new("ev.snapshot_restored")
+                .arg("id", id)
+                .arg("index", *index),
+        ),
         Note::Compacted { index } => (
             Snapshot,
-            format!("n{id} compacted its log up to index {index}"),
+            Msg::new("ev.compacted").arg("id", id).arg("index", *index),
         ),
         Note::TransferStarted { to } => (
             Leader,
-            format!("n{id} transfers leadership to n{to}; proposals paused"),
+            Msg::new("ev.transfer_started").arg("id", id).arg("to", *to),
         ),
         Note::TransferRefused { to, reason } => (
             Leader,
-            format!("move leader to n{to} refused: {}", transfer_refusal(*reason)),
+            Msg::new("ev.transfer_refused")
+                .arg("to", *to)
+                .arg("reason", transfer_refusal(*reason)),
         ),
         Note::TransferAborted { to, why } => (
             Leader,
-            format!(
-                "n{id} aborted the transfer to n{to}: {}",
-                transfer_abort(*why)
-            ),
+            Msg::new("ev.transfer_aborted")
+                .arg("id", id)
+                .arg("to", *to)
+                .arg("why", transfer_abort(*why)),
+        ),
+        Note::Applied { req, index } => (
+            Client,
+            Msg::new("ev.applied").arg("req", *req).arg("index", *index),
+        ),
+        Note::ConfApplied { change, index, .. } => (
+            Membership,
+            Msg::new("ev.conf_applied_at")
+                .arg("id", id)
+                .arg("change", change.as_str())
+                .arg("index", *index),
         ),
         Note::Appended { req, index, term } => (
             Client,
-            format!("n{id} appended request {req} at index {index} in term {term}"),
+            Msg::new("ev.appended")
+                .arg("id", id)
+                .arg("req", *req)
+                .arg("index", *index)
+                .arg("term", *term),
         ),
-        Note::Applied { req, index } => (Client, format!("request {req} applied at {index}")),
-        Note::ConfApplied { change, index, .. } => {
-            (Membership, format!("n{id} applied {change} at {index}"))
-        }
         Note::ProposalDropped { reason, .. } => (
             Client,
-            format!("n{id} dropped a proposal: {}", proposal_refusal(*reason)),
+            Msg::new("ev.proposal_dropped")
+                .arg("id", id)
+                .arg("reason", proposal_refusal(*reason)),
         ),
-        Note::ReadServed { req, index, .. } => (Read, format!("read {req} served at {index}")),
+        Note::ReadServed { req, index, .. } => (
+            Read,
+            Msg::new("ev.read_served")
+                .arg("req", *req)
+                .arg("index", *index),
+        ),
         Note::ReadDropped { reason, .. } => (
             Read,
-            format!("n{id} dropped a read: {}", read_refusal(*reason)),
+            Msg::new("ev.read_dropped")
+                .arg("id", id)
+                .arg("reason", read_refusal(*reason)),
         ),
     }
 }
 
-/// Why a node could not campaign, in words.
-pub fn campaign_refusal(r: CampaignRefusal) -> String {
-    match r {
-        CampaignRefusal::Learner => "a learner never campaigns".into(),
-        CampaignRefusal::NotVoter => "not a voter of its configuration".into(),
-        CampaignRefusal::UnappliedConfChange => {
-            "a committed configuration change is not applied yet".into()
-        }
-    }
+/// Why a node could not campaign.
+pub fn campaign_refusal(r: CampaignRefusal) -> Msg {
+    Msg::new(match r {
+        CampaignRefusal::Learner => "why.campaign_learner",
+        CampaignRefusal::NotVoter => "why.campaign_not_voter",
+        CampaignRefusal::UnappliedConfChange => "why.campaign_unapplied_conf",
+    })
 }
 
-/// Why a vote was refused, in words.
-pub fn vote_refusal(r: VoteRefusal) -> String {
+/// Why a vote was refused.
+pub fn vote_refusal(r: VoteRefusal) -> Msg {
     match r {
-        VoteRefusal::AlreadyVoted { vote, term } => {
-            format!("already voted for n{vote} in term {term}")
+        VoteRefusal::AlreadyVoted { vote, term } => Msg::new("why.vote_already_voted")
+            .arg("vote", vote)
+            .arg("term", term),
+        VoteRefusal::FollowsLeader { lead } => {
+            Msg::new("why.vote_follows_leader").arg("lead", lead)
         }
-        VoteRefusal::FollowsLeader { lead } => format!("follows leader n{lead}"),
         VoteRefusal::LogBehind {
             index,
             term,
             last_index,
             last_term,
-        } => format!(
-            "its log (last {index}/term {term}) is behind mine (last {last_index}/term {last_term})"
-        ),
+        } => Msg::new("why.vote_log_behind")
+            .arg("index", index)
+            .arg("term", term)
+            .arg("last_index", last_index)
+            .arg("last_term", last_term),
     }
 }
 
-/// Why a configuration change does not fit the configuration, in words.
-pub fn conf_change_error(e: ConfChangeError) -> String {
+/// Why a configuration change does not fit the configuration.
+pub fn conf_change_error(e: ConfChangeError) -> Msg {
     match e {
-        ConfChangeError::AlreadyJoint => "must leave the joint configuration first".into(),
-        ConfChangeError::NotJoint => "not in a joint configuration".into(),
-        ConfChangeError::NoVoters => "removing all voters is not allowed".into(),
-        ConfChangeError::VoterAndLearner(id) => format!("n{id} would be both voter and learner"),
-        ConfChangeError::TooManyVoterChanges => {
-            "more than one voter changed without entering a joint configuration".into()
+        ConfChangeError::AlreadyJoint => Msg::new("why.conf_already_joint"),
+        ConfChangeError::NotJoint => Msg::new("why.conf_not_joint"),
+        ConfChangeError::NoVoters => Msg::new("why.conf_no_voters"),
+        ConfChangeError::VoterAndLearner(id) => {
+            Msg::new("why.conf_voter_and_learner").arg("id", id)
         }
+        ConfChangeError::TooManyVoterChanges => Msg::new("why.conf_too_many_voter_changes"),
     }
 }
 
-/// Why a proposal was dropped, in words.
-pub fn proposal_refusal(r: ProposalRefusal) -> String {
+/// Why a proposal was dropped.
+pub fn proposal_refusal(r: ProposalRefusal) -> Msg {
     match r {
-        ProposalRefusal::NoLeader => "no leader".into(),
-        ProposalRefusal::LeaderRemoved => "the leader was removed from the configuration".into(),
+        ProposalRefusal::NoLeader => Msg::new("why.no_leader"),
+        ProposalRefusal::LeaderRemoved => Msg::new("why.leader_removed"),
         ProposalRefusal::TransferInProgress { to } => {
-            format!("leadership transfer to n{to} in progress")
+            Msg::new("why.transfer_in_progress").arg("to", to)
         }
-        ProposalRefusal::ConfChangePending { index, applied } => format!(
-            "a configuration change is already pending (index {index}, applied {applied}); \
-             it became an empty entry"
-        ),
+        ProposalRefusal::ConfChangePending { index, applied } => {
+            Msg::new("why.conf_change_pending")
+                .arg("index", index)
+                .arg("applied", applied)
+        }
         ProposalRefusal::ConfChange(e) => conf_change_error(e),
     }
 }
 
-/// Why a read was dropped, in words.
-pub fn read_refusal(r: ReadRefusal) -> String {
-    match r {
-        ReadRefusal::NoLeader => "no leader".into(),
-        ReadRefusal::LeadershipChanged => "leadership changed before the read was confirmed".into(),
-    }
+/// Why a read was dropped.
+pub fn read_refusal(r: ReadRefusal) -> Msg {
+    Msg::new(match r {
+        ReadRefusal::NoLeader => "why.no_leader",
+        ReadRefusal::LeadershipChanged => "why.read_leadership_changed",
+    })
 }
 
-/// Why a leader transfer was refused, in words.
-pub fn transfer_refusal(r: TransferRefusal) -> String {
-    match r {
-        TransferRefusal::NotMember => "not a member".into(),
-        TransferRefusal::Learner => "it is a learner; leadership cannot move to a learner".into(),
-        TransferRefusal::AlreadyLeader => "it is already the leader".into(),
-    }
+/// Why a leader transfer was refused.
+pub fn transfer_refusal(r: TransferRefusal) -> Msg {
+    Msg::new(match r {
+        TransferRefusal::NotMember => "why.transfer_not_member",
+        TransferRefusal::Learner => "why.transfer_learner",
+        TransferRefusal::AlreadyLeader => "why.transfer_already_leader",
+    })
 }
 
-/// Why a pending leader transfer was given up, in words.
-pub fn transfer_abort(r: TransferAbort) -> String {
+/// Why a pending leader transfer was given up.
+pub fn transfer_abort(r: TransferAbort) -> Msg {
     match r {
-        TransferAbort::Timeout => "not done within an election timeout".into(),
-        TransferAbort::Superseded { by } => format!("a transfer to n{by} was requested"),
-        TransferAbort::TransfereeRemoved => "the transferee is no longer a voter".into(),
+        TransferAbort::Timeout => Msg::new("why.abort_timeout"),
+        TransferAbort::Superseded { by } => Msg::new("why.abort_superseded").arg("by", by),
+        TransferAbort::TransfereeRemoved => Msg::new("why.abort_transferee_removed"),
     }
 }

@@ -6,6 +6,7 @@
 
 use yew::prelude::*;
 
+use crate::i18n::Msg as Text;
 use crate::sim::announce::Announcer;
 use crate::sim::change;
 use crate::sim::client::Outcome;
@@ -16,6 +17,7 @@ use crate::sim::{share, Action, Options, TICK_MS};
 use super::dom::{self, FrameClock, KeyListener};
 use super::forms::Forms;
 use super::keys;
+use super::lang_pref;
 use super::lesson::Lesson;
 use super::pace::{self, Pace};
 use super::{event_log, log_view, page};
@@ -76,7 +78,7 @@ impl App {
         let scn = action.to_scn();
         let etcdctl = action.etcdctl();
         let heal = matches!(action, Action::Heal);
-        let r = self.tl_mut().act(action);
+        let r = self.tl_mut().act_worded(action);
         if heal && r.is_ok() {
             self.ui.forms.after_heal();
         }
@@ -139,10 +141,8 @@ impl App {
         match f.reset_seed.trim().parse::<u64>() {
             Ok(s) => opts.seed = s,
             Err(_) => {
-                self.ui.notice = Some(format!(
-                    "the seed must be a whole number, not '{}'",
-                    f.reset_seed.trim()
-                ));
+                self.ui.notice =
+                    Some(Text::new("ui.note.bad_seed").arg("seed", f.reset_seed.trim()));
                 return;
             }
         }
@@ -236,7 +236,7 @@ impl App {
         };
         self.announcer.observe(sim);
         let now = now_ms().unwrap_or(0.0);
-        if let Some(text) = self.announcer.take(now) {
+        if let Some(text) = self.announcer.take_in(now, self.ui.lang) {
             self.ui.live = text;
         } else if self.announcer.has_pending() && !self.announce_waiting {
             let dispatch = self.dispatch.clone();
@@ -321,6 +321,7 @@ impl Component for App {
                 welcome: true,
                 frame_ms: 0.0,
                 log_cols: log_view::DEFAULT_COLS,
+                lang: lang_pref::initial(),
                 step_line: None,
                 kinds_touched: false,
                 live: String::new(),
@@ -337,6 +338,7 @@ impl Component for App {
             announce_waiting: false,
         };
         app.apply_location();
+        lang_pref::apply_document(app.ui.lang);
         // Only what happens from now on is announced.
         app.announcer = Announcer::new(app.tl().sim());
         app.sync_clock();
@@ -368,9 +370,7 @@ impl Component for App {
                 let c = change::step_to_next_change(self.tl_mut(), NEXT_CHANGE_LIMIT);
                 self.ui.step_line = Some(match c {
                     Some(c) => c.line(),
-                    None => format!(
-                        "No change within the next {NEXT_CHANGE_LIMIT} events: every node is stopped or only timers run."
-                    ),
+                    None => crate::tr!(self.ui.lang, "ui.tl.no_change", n = NEXT_CHANGE_LIMIT),
                 });
             }
             Msg::Command(c) => match keys::actions(c, self.tl().sim(), &self.ui) {
@@ -471,6 +471,13 @@ impl Component for App {
                     EventKind::ALL.to_vec()
                 };
             }
+            Msg::Lang(lang) => {
+                self.ui.lang = lang;
+                lang_pref::switch_to(lang);
+                if let Some(l) = self.scenario.as_mut() {
+                    l.set_lang(lang);
+                }
+            }
             Msg::Theme => {
                 self.ui.theme = match self.ui.theme {
                     Theme::Auto => Theme::Dark,
@@ -512,18 +519,23 @@ impl Component for App {
             Msg::ExportScn => {
                 let text = self.tl().export_scn();
                 if let Err(e) = dom::download("raftlab-run.scn", "text/plain", &text) {
-                    self.ui.notice = Some(e);
+                    self.ui.notice = Some(Text::verbatim(e));
                 }
             }
             Msg::ExportTrace => {
                 let text = self.tl().trace_json();
                 if let Err(e) = dom::download("raftlab-trace.json", "application/json", &text) {
-                    self.ui.notice = Some(e);
+                    self.ui.notice = Some(Text::verbatim(e));
                 }
             }
             Msg::ShareLink => {
                 let code = share::encode(&self.tl().export_scn());
-                let url = format!("{}#run={code}", dom::base_url());
+                // The language travels with the link, so the reader sees what the sender saw.
+                let url = format!(
+                    "{}?lang={}#run={code}",
+                    dom::base_url(),
+                    self.ui.lang.code()
+                );
                 dom::copy_to_clipboard(&url);
                 self.ui.share_link = Some(url);
             }

@@ -9,7 +9,9 @@ use crate::sim::Action;
 use super::action_bar::request_line;
 use super::app::{Msg, View};
 use super::forms::{node_select, parse_node, Field};
-use super::glossary::tip;
+use crate::tr;
+
+use super::glossary::tip_in as tip;
 use super::keys;
 
 fn input(v: &View, field: Field, value: &str, label: &str) -> Html {
@@ -24,6 +26,7 @@ fn input(v: &View, field: Field, value: &str, label: &str) -> Html {
 pub fn render(v: &View) -> Html {
     let f = &v.ui.forms;
     let link = v.link;
+    let l = v.ui.lang;
     let put = Action::Propose {
         key: f.put_key.trim().to_string(),
         value: f.put_value.trim().to_string(),
@@ -46,39 +49,39 @@ pub fn render(v: &View) -> Html {
         .values()
         .rev()
         .take(12)
-        .map(|r| html! { <li>{ request_line(r) }</li> })
+        .map(|r| html! { <li>{ request_line(l, r) }</li> })
         .collect::<Html>();
     html! {
         <div class="client-panel">
             <fieldset>
-                <legend title={tip("commit")}>{ "Write" }</legend>
+                <legend title={tip(l, "commit")}>{ tr!(l, "ui.cli.write") }</legend>
                 <div class="row wrap">
-                    { input(v, Field::PutKey, &f.put_key, "key to write") }
+                    { input(v, Field::PutKey, &f.put_key, tr!(l, "ui.cli.key_to_write")) }
                     { "=" }
-                    { input(v, Field::PutValue, &f.put_value, "value to write") }
-                    { node_select(v, Field::PutVia, &f.put_via, "write goes to", "to the leader", "via ") }
-                    <button class="primary" onclick={put_btn} aria-label="propose write" title={format!("{put_etcd}{}", keys::hint("w"))}>{ "Propose" }</button>
+                    { input(v, Field::PutValue, &f.put_value, tr!(l, "ui.cli.value_to_write")) }
+                    { node_select(v, Field::PutVia, &f.put_via, tr!(l, "ui.cli.write_goes_to"), tr!(l, "ui.cli.to_leader"), tr!(l, "ui.cli.via")) }
+                    <button class="primary" onclick={put_btn} aria-label={tr!(l, "ui.cli.propose_aria")} title={format!("{put_etcd}{}", keys::hint(l, "w"))}>{ tr!(l, "ui.cli.propose") }</button>
                 </div>
                 <code class="etcdctl preview">{ put_etcd }</code>
             </fieldset>
             <fieldset>
-                <legend>{ "Read" }</legend>
+                <legend>{ tr!(l, "ui.cli.read") }</legend>
                 <div class="row wrap">
-                    { input(v, Field::ReadKey, &f.read_key, "key to read") }
-                    { node_select(v, Field::ReadVia, &f.read_via, "read from", "to the leader", "via ") }
-                    <label class="radio" title={tip("linearizable read")}>
-                        <input type="radio" name="read-mode" checked={f.read_linearizable} onchange={lin} aria-label="linearizable" />{ "linearizable" }
+                    { input(v, Field::ReadKey, &f.read_key, tr!(l, "ui.cli.key_to_read")) }
+                    { node_select(v, Field::ReadVia, &f.read_via, tr!(l, "ui.cli.read_from"), tr!(l, "ui.cli.to_leader"), tr!(l, "ui.cli.via")) }
+                    <label class="radio" title={tip(l, "linearizable read")}>
+                        <input type="radio" name="read-mode" checked={f.read_linearizable} onchange={lin} aria-label={tr!(l, "ui.cli.linearizable")} />{ tr!(l, "ui.cli.linearizable") }
                     </label>
-                    <label class="radio" title={tip("serializable read")}>
-                        <input type="radio" name="read-mode" checked={!f.read_linearizable} onchange={ser} aria-label="serializable" />{ "serializable" }
+                    <label class="radio" title={tip(l, "serializable read")}>
+                        <input type="radio" name="read-mode" checked={!f.read_linearizable} onchange={ser} aria-label={tr!(l, "ui.cli.serializable")} />{ tr!(l, "ui.cli.serializable") }
                     </label>
-                    <button class="primary" onclick={read_btn} aria-label="read key" title={read_etcd.clone()}>{ "Read" }</button>
+                    <button class="primary" onclick={read_btn} aria-label={tr!(l, "ui.cli.read_aria")} title={read_etcd.clone()}>{ tr!(l, "ui.cli.read") }</button>
                 </div>
                 <code class="etcdctl preview">{ read_etcd }</code>
             </fieldset>
-            <h3>{ "Requests, newest first" }</h3>
+            <h3>{ tr!(l, "ui.cli.requests") }</h3>
             if v.sim.requests.is_empty() {
-                <p class="hint">{ "No requests yet." }</p>
+                <p class="hint">{ tr!(l, "ui.cli.no_requests") }</p>
             }
             <ul class="requests" data-requests="">{ recent }</ul>
         </div>

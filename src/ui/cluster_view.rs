@@ -11,8 +11,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use yew::prelude::*;
 
+use crate::i18n::Lang;
 use crate::raft::{NodeId, Role};
-use crate::sim::{SimNode, Status};
+use crate::sim::{labels, SimNode, Status};
+use crate::tr;
 
 use super::app::{Msg, View};
 use super::geometry::{self, Pt};
@@ -82,7 +84,7 @@ pub fn render(v: &View) -> Html {
     let hulls: Vec<HullShape> = groups
         .iter()
         .enumerate()
-        .filter_map(|(g, ids)| hull(g, ids, &lay))
+        .filter_map(|(g, ids)| hull(v.ui.lang, g, ids, &lay))
         .collect();
     let links = links(v, &lay);
     let learners = v.sim.config().learners;
@@ -97,13 +99,15 @@ pub fn render(v: &View) -> Html {
         })
         .collect::<Html>();
     let msgs = message_view::glyphs(v, &lay);
-    let label = format!(
-        "cluster of {} nodes at t = {:.1} s, {}",
-        v.sim.nodes.len(),
-        v.sim.now as f64 / 1000.0,
-        match v.sim.leader() {
-            Some(l) => format!("leader {}", node_name(l)),
-            None => "no leader".to_string(),
+    let lang = v.ui.lang;
+    let label = tr!(
+        lang,
+        "ui.cv.aria",
+        n = v.sim.nodes.len(),
+        time = format!("{:.1}", v.sim.now as f64 / 1000.0),
+        leader = match v.sim.leader() {
+            Some(l) => tr!(lang, "ui.cv.aria_leader", node = node_name(l)),
+            None => tr!(lang, "ui.cv.aria_no_leader").to_string(),
         }
     );
     let empty = v.sim.nodes.is_empty();
@@ -117,7 +121,7 @@ pub fn render(v: &View) -> Html {
             <g class="nodes">{ nodes }</g>
             <message_view::MessageLayer msgs={msgs} dispatch={v.dispatch.clone()} />
             if empty {
-                <text x={fmt(geometry::WIDTH / 2.0)} y="220" text-anchor="middle" class="hint">{ "no nodes" }</text>
+                <text x={fmt(geometry::WIDTH / 2.0)} y="220" text-anchor="middle" class="hint">{ tr!(v.ui.lang, "ui.cv.no_nodes") }</text>
             }
         </svg>
     }
@@ -133,7 +137,7 @@ pub struct HullShape {
     label_at: Pt,
 }
 
-fn hull(g: usize, ids: &[NodeId], lay: &Layout) -> Option<HullShape> {
+fn hull(l: Lang, g: usize, ids: &[NodeId], lay: &Layout) -> Option<HullShape> {
     let pts: Vec<Pt> = ids
         .iter()
         .filter_map(|id| lay.pos.get(id).copied())
@@ -149,7 +153,7 @@ fn hull(g: usize, ids: &[NodeId], lay: &Layout) -> Option<HullShape> {
     let label_at = geometry::towards(first, geometry::centre(), -(pad + 10.0));
     Some(HullShape {
         group: g,
-        title: format!("partition group {}: {members}", group_letter(g)),
+        title: tr!(l, "ui.cv.group", group = group_letter(g), members = members),
         points: if pts.len() == 1 {
             pts
         } else {
@@ -208,6 +212,7 @@ pub struct LinkLine {
 const ALL_LINKS_UP_TO: usize = 5;
 
 fn links(v: &View, lay: &Layout) -> Vec<LinkLine> {
+    let l = v.ui.lang;
     let ids: Vec<NodeId> = v
         .sim
         .nodes
@@ -249,16 +254,13 @@ fn links(v: &View, lay: &Layout) -> Vec<LinkLine> {
             } else {
                 "link"
             };
+            let (na, nb) = (node_name(a), node_name(b));
             let title = if cut {
-                format!("link {}–{} cut", node_name(a), node_name(b))
+                tr!(l, "ui.cv.link_cut", a = na, b = nb)
             } else if parted {
-                format!(
-                    "{} and {} are in different partition groups",
-                    node_name(a),
-                    node_name(b)
-                )
+                tr!(l, "ui.cv.link_parted", a = na, b = nb)
             } else {
-                format!("link {}–{}", node_name(a), node_name(b))
+                tr!(l, "ui.cv.link", a = na, b = nb)
             };
             out.push(LinkLine {
                 a,
@@ -331,6 +333,7 @@ pub struct NodeProps {
     applied: u64,
     last_index: u64,
     dispatch: Callback<Msg>,
+    lang: Lang,
 }
 
 pub(super) fn role_name(n: &SimNode) -> &'static str {
@@ -352,11 +355,12 @@ fn node_props(
     let id = raft.id;
     let running = n.status == Status::Running;
     let learner = raft.is_learner() || learners.contains(&id);
+    let l = v.ui.lang;
     let status_label = match n.status {
-        Status::Running if learner => "learner".to_string(),
-        Status::Running => raft.role.name().to_string(),
-        Status::Misconfigured => "unreachable".to_string(),
-        s => s.name().to_string(),
+        Status::Running if learner => tr!(l, "role.learner").to_string(),
+        Status::Running => labels::role(raft.role).render(l),
+        Status::Misconfigured => tr!(l, "ui.cv.unreachable").to_string(),
+        s => labels::status(s).render(l),
     };
     let timer = (running && raft.role != Role::Leader && raft.promotable())
         .then_some((raft.election_elapsed, raft.randomized_election_timeout));
@@ -399,6 +403,7 @@ fn node_props(
         applied: raft.log.applied,
         last_index: raft.log.last_index(),
         dispatch: v.dispatch.clone(),
+        lang: l,
     }
 }
 
@@ -427,25 +432,31 @@ fn NodeGlyph(p: &NodeProps) -> Html {
             dispatch.emit(Msg::SelectNode(Some(id)));
         }
     });
+    let l = p.lang;
     let granted = p.votes.iter().filter(|v| v.2 == VoteMark::Granted).count();
     let vote = if !p.votes.is_empty() {
         // The candidate's own vote counts too.
-        format!("votes {} of {}", granted + 1, p.votes.len() + 1)
+        tr!(l, "ui.cv.votes", got = granted + 1, of = p.votes.len() + 1)
     } else if p.vote == 0 {
-        "no vote".to_string()
+        tr!(l, "ui.cv.no_vote").to_string()
     } else {
-        format!("voted {}", node_name(p.vote))
+        tr!(l, "ui.cv.voted", node = node_name(p.vote))
     };
-    let title = format!(
-        "{}: {}{}, term {}, {}, commit {}, applied {}, last index {} — click for details and actions",
-        node_name(id),
-        p.status_label,
-        if running { "" } else { " (not running)" },
-        p.term,
-        vote,
-        p.commit,
-        p.applied,
-        p.last_index
+    let title = tr!(
+        l,
+        "ui.cv.node_tip",
+        node = node_name(id),
+        status = p.status_label,
+        down = if running {
+            ""
+        } else {
+            tr!(l, "ui.cv.not_running")
+        },
+        term = p.term,
+        vote = vote,
+        commit = p.commit,
+        applied = p.applied,
+        last = p.last_index
     );
     let (cx, cy) = (fmt(at.x), fmt(at.y));
     let ring_r = r + 8.0;
@@ -460,7 +471,7 @@ fn NodeGlyph(p: &NodeProps) -> Html {
                 <>
                     <circle class="timer-track" cx={cx.clone()} cy={cy.clone()} r={fmt(ring_r)} />
                     <path class="timer" d={geometry::arc_path(at, ring_r, frac)} data-timer={format!("{elapsed}/{timeout}")}>
-                        <title>{ format!("election timer: {elapsed} of {timeout} ticks") }</title>
+                        <title>{ tr!(l, "ui.cv.timer", elapsed = elapsed, timeout = timeout) }</title>
                     </path>
                 </>
             }
@@ -507,14 +518,14 @@ fn NodeGlyph(p: &NodeProps) -> Html {
         .votes
         .iter()
         .map(|(voter, q, mark)| {
-            let (class, sign, word) = match mark {
-                VoteMark::Granted => ("vote-mark granted", "✓", "granted"),
-                VoteMark::Refused => ("vote-mark refused", "✕", "refused"),
-                VoteMark::Pending => ("vote-mark pending", "", "no answer yet"),
+            let (class, sign, word, said) = match mark {
+                VoteMark::Granted => ("vote-mark granted", "✓", "granted", tr!(l, "ui.cv.granted")),
+                VoteMark::Refused => ("vote-mark refused", "✕", "refused", tr!(l, "ui.cv.refused")),
+                VoteMark::Pending => ("vote-mark pending", "", "no answer yet", tr!(l, "ui.cv.no_answer")),
             };
             html! {
                 <g class={class} data-vote-from={node_name(*voter)} data-vote-mark={word}>
-                    <title>{ format!("{}'s vote: {word}", node_name(*voter)) }</title>
+                    <title>{ tr!(l, "ui.cv.vote_of", node = node_name(*voter), answer = said) }</title>
                     <circle cx={fmt(q.x)} cy={fmt(q.y)} r="8" />
                     <text x={fmt(q.x)} y={fmt(q.y + 4.5)} text-anchor="middle">{ sign }</text>
                 </g>
@@ -525,11 +536,13 @@ fn NodeGlyph(p: &NodeProps) -> Html {
     // The name says what is drawn, in the order it is read: "n2, leader, term 3, voted n2".
     // The texts inside the button are in that order and spaced, so the name contains them;
     // vote marks and the partition letter are drawn beside it, outside the button.
-    let name = format!(
-        "{}, {}, term {}, {vote}",
-        node_name(id),
-        p.status_label,
-        p.term
+    let name = tr!(
+        l,
+        "ui.cv.node_name",
+        node = node_name(id),
+        status = p.status_label,
+        term = p.term,
+        vote = vote
     );
     html! {
         <>
@@ -546,12 +559,13 @@ fn NodeGlyph(p: &NodeProps) -> Html {
             { leader_marks }
             <circle class="body" cx={cx.clone()} cy={cy.clone()} r={fmt(r)}
                 style={format!("--h:{}", term_hue(p.term))} />
+
             { cross }
             <text class="nid" x={cx.clone()} y={fmt(at.y + ring_r + 19.0)} text-anchor="middle">
                 { node_name(id) }<tspan class="nlabel">{ format!(" {}", p.status_label) }</tspan>
             </text>
             { " " }
-            <text class="nterm-label" x={cx.clone()} y={fmt(at.y - big * 0.55)} text-anchor="middle">{ "term" }</text>
+            <text class="nterm-label" x={cx.clone()} y={fmt(at.y - big * 0.55)} text-anchor="middle">{ tr!(l, "ui.cv.term") }</text>
             { " " }
             <text class="nterm" x={cx.clone()} y={fmt(at.y + big * 0.42)} text-anchor="middle"
                 font-size={fmt(big)}>{ p.term.to_string() }</text>
@@ -570,42 +584,44 @@ fn NodeGlyph(p: &NodeProps) -> Html {
 struct LegendProps {
     shown: bool,
     dispatch: Callback<Msg>,
+    lang: Lang,
 }
 
 /// The compact legend over the drawing's corner (hideable).
 pub fn legend(v: &View) -> Html {
-    html! { <Legend shown={v.ui.legend} dispatch={v.dispatch.clone()} /> }
+    html! { <Legend shown={v.ui.legend} dispatch={v.dispatch.clone()} lang={v.ui.lang} /> }
 }
 
 #[component]
 fn Legend(p: &LegendProps) -> Html {
     let d = p.dispatch.clone();
     let toggle = Callback::from(move |_: MouseEvent| d.emit(Msg::Legend(None)));
+    let l = p.lang;
     if !p.shown {
         return html! {
-            <button class="legend-toggle" onclick={toggle} aria-label="show the legend">{ "legend" }</button>
+            <button class="legend-toggle" onclick={toggle} aria-label={tr!(l, "ui.cv.legend_show")}>{ tr!(l, "ui.cv.legend") }</button>
         };
     }
     let pill = |class: &str, text: &str| {
         html! { <span class={classes!("lg-msg", class.to_string())}>{ text.to_string() }</span> }
     };
     html! {
-        <div class="legend-box" role="note" aria-label="legend">
-            <button class="legend-close" onclick={toggle} aria-label="hide the legend">{ "✕" }</button>
+        <div class="legend-box" role="note" aria-label={tr!(l, "ui.cv.legend")}>
+            <button class="legend-close" onclick={toggle} aria-label={tr!(l, "ui.cv.legend_hide")}>{ "✕" }</button>
             <div class="lg-row">
-                <span class="lg-node leader">{ "♛" }</span>{ "leader " }
-                <span class="lg-node candidate"></span>{ "candidate " }
-                <span class="lg-node follower"></span>{ "follower" }
+                <span class="lg-node leader">{ "♛" }</span>{ tr!(l, "ui.cv.lg_leader") }
+                <span class="lg-node candidate"></span>{ tr!(l, "ui.cv.lg_candidate") }
+                <span class="lg-node follower"></span>{ tr!(l, "ui.cv.lg_follower") }
             </div>
-            <div class="lg-row"><span class="lg-timer"></span>{ "election timer · big number: term" }</div>
+            <div class="lg-row"><span class="lg-timer"></span>{ tr!(l, "ui.cv.lg_timer") }</div>
             <div class="lg-row">
                 { pill("m-pre-vote", "PreVote") }{ pill("m-vote", "Vote") }{ pill("m-append", "App") }{ pill("m-heartbeat", "HB") }
             </div>
             <div class="lg-row">
                 { pill("m-snapshot", "Snap") }{ pill("m-timeout-now", "TimeoutNow") }{ pill("m-read-index", "ReadIndex") }
             </div>
-            <div class="lg-row">{ "reply: " }{ pill("m-vote-resp out-granted", "Vote ✓") }{ pill("m-append-resp out-rejected", "App ✕") }</div>
-            <div class="lg-row"><span class="lg-entry solid">{ "3" }</span>{ "committed " }<span class="lg-entry dashed">{ "3" }</span>{ "not yet" }</div>
+            <div class="lg-row">{ tr!(l, "ui.cv.lg_reply") }{ pill("m-vote-resp out-granted", "Vote ✓") }{ pill("m-append-resp out-rejected", "App ✕") }</div>
+            <div class="lg-row"><span class="lg-entry solid">{ "3" }</span>{ tr!(l, "ui.cv.lg_committed") }<span class="lg-entry dashed">{ "3" }</span>{ tr!(l, "ui.cv.lg_not_yet") }</div>
         </div>
     }
 }

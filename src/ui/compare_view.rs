@@ -116,7 +116,9 @@ impl App {
                 Some(c)
             }
             Some(Err(e)) => {
-                self.ui.notice = Some(format!("This run cannot be compared: {e}"));
+                self.ui.notice = Some(
+                    crate::i18n::Msg::new("ui.note.cannot_compare").arg("error", e.to_string()),
+                );
                 None
             }
         };

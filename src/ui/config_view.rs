@@ -7,10 +7,13 @@ use yew::prelude::*;
 
 use crate::raft::NodeId;
 use crate::sim::health::HalfStatus;
-use crate::sim::{Sim, Status};
+use crate::sim::{labels, Sim, Status};
 
 use super::app::View;
-use super::glossary::tip;
+use crate::i18n::Lang;
+use crate::tr;
+
+use super::glossary::tip_in as tip;
 use super::style::node_name;
 
 fn names(ids: &BTreeSet<NodeId>) -> String {
@@ -20,58 +23,76 @@ fn names(ids: &BTreeSet<NodeId>) -> String {
         .join(" ")
 }
 
-fn why_not(sim: &Sim, id: NodeId) -> Option<String> {
+fn why_not(l: Lang, sim: &Sim, id: NodeId) -> Option<String> {
     let n = sim.nodes.get(&id)?;
+    let node = node_name(id);
     match n.status {
         Status::Running => {
-            let l = sim.leader()?;
-            (l != id && !sim.net.connected(l, id)).then(|| format!("{} cut off", node_name(id)))
+            let lead = sim.leader()?;
+            (lead != id && !sim.net.connected(lead, id))
+                .then(|| tr!(l, "ui.q.cut_off", node = node))
         }
-        Status::Misconfigured => Some(format!("{} unreachable (wrong peer URL)", node_name(id))),
-        s => Some(format!("{} {}", node_name(id), s.name())),
+        Status::Misconfigured => Some(tr!(l, "ui.q.unreachable", node = node)),
+        s => Some(tr!(
+            l,
+            "ui.q.status",
+            node = node,
+            status = labels::status(s).render(l)
+        )),
     }
 }
 
-fn half(label: &str, h: &HalfStatus) -> String {
-    let reach = match h.reachable {
-        Some(r) => format!(", {r} reachable"),
-        None => ", no leader".to_string(),
-    };
-    format!(
-        "{label}quorum {} of {} voters{reach}",
-        h.quorum,
-        h.voters.len()
-    )
+fn half(l: Lang, label: &str, h: &HalfStatus) -> String {
+    match h.reachable {
+        Some(r) => tr!(
+            l,
+            "ui.q.half",
+            label = label,
+            q = h.quorum,
+            n = h.voters.len(),
+            reachable = r
+        ),
+        None => tr!(
+            l,
+            "ui.q.half_no_leader",
+            label = label,
+            q = h.quorum,
+            n = h.voters.len()
+        ),
+    }
 }
 
 /// The summary line.
 pub fn render(v: &View) -> Html {
     let sim = v.sim;
+    let l = v.ui.lang;
     let cfg = sim.config();
     // The simulator says what the quorum is and whether the leader has it; the view only
     // words it.
     let status = sim.quorum_status();
     let joint = status.outgoing.is_some();
-    let main = half(if joint { "new voters: " } else { "" }, &status.incoming);
+    let new_label = if joint { tr!(l, "ui.q.new_voters") } else { "" };
+    let main = half(l, new_label, &status.incoming);
     let q = status.incoming.quorum;
     let outgoing = status
         .outgoing
         .as_ref()
-        .map(|o| (half("old voters: ", o), o.quorum));
+        .map(|o| (half(l, tr!(l, "ui.q.old_voters"), o), o.quorum));
     let down: Vec<String> = cfg
         .all_voters()
         .iter()
-        .filter_map(|id| why_not(sim, *id))
+        .filter_map(|id| why_not(l, sim, *id))
         .collect();
     let mut learners: BTreeSet<NodeId> = cfg.learners.clone();
     learners.extend(cfg.learners_next.iter().copied());
     let leader = match status.leader {
-        Some(l) => format!(
-            "leader {} (term {})",
-            node_name(l),
-            sim.nodes.get(&l).map_or(0, |n| n.raft.term)
+        Some(lead) => tr!(
+            l,
+            "ui.q.leader",
+            node = node_name(lead),
+            term = sim.nodes.get(&lead).map_or(0, |n| n.raft.term)
         ),
-        None => "no leader".to_string(),
+        None => tr!(l, "ui.q.no_leader").to_string(),
     };
     let reach = status.incoming.reachable;
     let has_quorum = status.has_quorum;
@@ -81,22 +102,22 @@ pub fn render(v: &View) -> Html {
             data-reachable={reach.map_or(String::new(), |r| r.to_string())}
             data-joint={joint.to_string()} data-has-quorum={has_quorum.to_string()}
             data-learners={names(&learners)}
-            title={tip("quorum")}>
+            title={tip(l, "quorum")}>
             <span class="q-main">{ main }</span>
             if let Some((text, oq)) = outgoing {
-                <span class="q-joint" data-quorum-outgoing={oq.to_string()} title={tip("joint consensus")}>
-                    { " AND " }{ text }
+                <span class="q-joint" data-quorum-outgoing={oq.to_string()} title={tip(l, "joint consensus")}>
+                    { tr!(l, "ui.q.and") }{ text }
                 </span>
             }
             <span class="q-sep">{ " · " }</span>
             <span class="q-leader">{ leader }</span>
             if !learners.is_empty() {
-                <span class="q-learners" title={tip("learner")}>{ format!(" · learners: {}", names(&learners)) }</span>
+                <span class="q-learners" title={tip(l, "learner")}>{ tr!(l, "ui.q.learners", names = names(&learners)) }</span>
             }
             if !down.is_empty() {
                 <span class="q-down">{ format!(" · {}", down.join(", ")) }</span>
             }
-            <span class="q-members">{ format!(" · voters: {}", names(&cfg.all_voters())) }</span>
+            <span class="q-members">{ tr!(l, "ui.q.voters", names = names(&cfg.all_voters())) }</span>
         </div>
     }
 }

@@ -6,7 +6,10 @@ use yew::prelude::*;
 use crate::sim::event::{Event, EventKind};
 
 use super::app::{Msg, Ui, View};
-use super::glossary::tip;
+use crate::i18n::Lang;
+use crate::tr;
+
+use super::glossary::tip_in as tip;
 use super::style::{node_name, secs};
 
 /// How many events are listed at most.
@@ -14,16 +17,17 @@ const SHOWN: usize = 150;
 
 /// The green / red badge.
 pub fn badge(v: &View) -> Html {
+    let l = v.ui.lang;
     let n = v.sim.violations.len();
     let ok = n == 0;
-    let text = if ok {
-        "invariants hold".to_string()
-    } else {
-        format!("{n} invariant violation{}", if n == 1 { "" } else { "s" })
+    let text = match n {
+        0 => tr!(l, "ui.ev.invariants_hold").to_string(),
+        1 => tr!(l, "ui.ev.one_violation").to_string(),
+        _ => tr!(l, "ui.ev.violations", n = n),
     };
     html! {
         <span class={classes!("badge", if ok { "ok" } else { "bad" })} data-violations={n.to_string()}
-            title={tip("invariants")} role="status">
+            title={tip(l, "invariants")} role="status">
             { if ok { "✓ " } else { "⚠ " } }{ text }
         </span>
     }
@@ -33,6 +37,7 @@ fn violations(v: &View) -> Html {
     if v.sim.violations.is_empty() {
         return html! {};
     }
+    let l = v.ui.lang;
     let items = v
         .sim
         .violations
@@ -43,15 +48,15 @@ fn violations(v: &View) -> Html {
             html! {
                 <li>
                     <strong>{ x.invariant.clone() }</strong>{ ": " }{ x.detail.clone() }
-                    <span class="where">{ format!(" — at {} after {}", secs(x.time), x.cause) }</span>
-                    <button class="link-btn" onclick={go} aria-label={format!("go to {}", secs(t))}>{ "go there" }</button>
+                    <span class="where">{ tr!(l, "ui.ev.where", time = secs(x.time), cause = x.cause) }</span>
+                    <button class="link-btn" onclick={go} aria-label={tr!(l, "ui.ev.go_to", time = secs(t))}>{ tr!(l, "ui.ev.go_there") }</button>
                 </li>
             }
         })
         .collect::<Html>();
     html! {
         <div class="violations" role="alert" data-violation-panel="">
-            <h3>{ "Safety violated — the run was paused" }</h3>
+            <h3>{ tr!(l, "ui.ev.safety_violated") }</h3>
             <ul>{ items }</ul>
         </div>
     }
@@ -70,6 +75,7 @@ pub fn hidden_kinds(ui: &Ui) -> Vec<EventKind> {
 /// The panel.
 pub fn render(v: &View) -> Html {
     let hidden = &hidden_kinds(v.ui);
+    let l = v.ui.lang;
     let chips = EventKind::ALL
         .iter()
         .map(|k| {
@@ -78,8 +84,8 @@ pub fn render(v: &View) -> Html {
             let onchange = v.link.callback(move |_| Msg::ToggleKind(k));
             html! {
                 <label class={classes!("chip", format!("k-{}", k.name()))}>
-                    <input type="checkbox" checked={on} {onchange} aria-label={format!("show {} events", k.name())} />
-                    { k.name() }
+                    <input type="checkbox" checked={on} {onchange} aria-label={tr!(l, "ui.ev.show_kind", kind = k.label(l))} />
+                    { k.label(l) }
                 </label>
             }
         })
@@ -96,15 +102,15 @@ pub fn render(v: &View) -> Html {
     let all = v.link.callback(|_| Msg::AllKinds(true));
     let none = v.link.callback(|_| Msg::AllKinds(false));
     html! {
-        <section class="events panel" aria-label="event log">
-            <h2>{ "Events" }<span class="sub">{ " newest first" }</span></h2>
+        <section class="events panel" aria-label={tr!(l, "ui.ev.log_aria")}>
+            <h2>{ tr!(l, "ui.ev.events") }<span class="sub">{ tr!(l, "ui.ev.newest_first") }</span></h2>
             { violations(v) }
-            <div class="chips" role="group" aria-label="event filters">
+            <div class="chips" role="group" aria-label={tr!(l, "ui.ev.filters_aria")}>
                 { chips }
-                <button class="link-btn" onclick={all} title="show all event kinds">{ "all" }</button>
-                <button class="link-btn" onclick={none} title="hide all event kinds">{ "none" }</button>
+                <button class="link-btn" onclick={all} title={tr!(l, "ui.ev.all_aria")}>{ tr!(l, "ui.ev.all") }</button>
+                <button class="link-btn" onclick={none} title={tr!(l, "ui.ev.none_aria")}>{ tr!(l, "ui.ev.none") }</button>
             </div>
-            <EventList {events} />
+            <EventList {events} lang={l} />
         </section>
     }
 }
@@ -122,6 +128,7 @@ fn without_etcd_error(text: &str, err: Option<&str>) -> String {
 #[derive(Clone, Debug, PartialEq, Properties)]
 struct ListProps {
     events: Vec<Event>,
+    lang: Lang,
 }
 
 #[component]
@@ -134,7 +141,7 @@ fn EventList(p: &ListProps) -> Html {
                 <li key={e.seq.to_string()} class={format!("ev k-{}", e.kind.name())} data-kind={e.kind.name()}>
                     <span class="ev-time">{ secs(e.time) }</span>
                     <span class="ev-node">{ e.node.map(node_name).unwrap_or_default() }</span>
-                    <span class="ev-text">{ without_etcd_error(&e.text, e.etcd_error.as_deref()) }</span>
+                    <span class="ev-text">{ without_etcd_error(&e.text_in(p.lang), e.etcd_error.as_deref()) }</span>
                     if let Some(err) = &e.etcd_error {
                         <code class="etcd-error" data-etcd-error="">{ err.clone() }</code>
                     }
@@ -143,5 +150,5 @@ fn EventList(p: &ListProps) -> Html {
         })
         .collect::<Html>();
     // Focusable, so the list scrolls by keyboard too.
-    html! { <ol class="event-list" reversed=true tabindex="0" aria-label="events, newest first">{ items }</ol> }
+    html! { <ol class="event-list" reversed=true tabindex="0" aria-label={tr!(p.lang, "ui.ev.list_aria")}>{ items }</ol> }
 }

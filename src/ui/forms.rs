@@ -159,11 +159,11 @@ pub fn parse_node(s: &str) -> Option<NodeId> {
     t.parse::<NodeId>().ok().filter(|n| *n >= 1 && *n <= 1000)
 }
 
-/// Parses `n4, n5 6` into ids; the error names the word that is not a node.
+/// Parses `n4, n5 6` into ids; the error is the first word that is not a node.
 pub fn parse_nodes(s: &str) -> Result<Vec<NodeId>, String> {
     s.split(|c: char| c == ',' || c.is_whitespace())
         .filter(|w| !w.is_empty())
-        .map(|w| parse_node(w).ok_or_else(|| format!("'{w}' is not a node id like n4")))
+        .map(|w| parse_node(w).ok_or_else(|| w.to_string()))
         .collect()
 }
 

@@ -2,8 +2,10 @@
 //! tooltips, so the three never disagree. Letters act on the selected node (Tab to a node and
 //! press Enter to select it) or on the cluster; none fires while typing in a field.
 
+use crate::i18n::{Lang, Msg as Text};
 use crate::raft::NodeId;
 use crate::sim::{Action, Sim, Status};
+use crate::tr;
 
 use super::app::{Msg, Ui};
 use super::forms::parse_node;
@@ -28,7 +30,7 @@ pub enum Command {
 pub struct Shortcut {
     /// The key as printed in the help and tooltips.
     pub key: &'static str,
-    /// What it does.
+    /// The catalog key of what it does.
     pub what: &'static str,
 }
 
@@ -36,69 +38,69 @@ pub struct Shortcut {
 pub const SHORTCUTS: &[Shortcut] = &[
     Shortcut {
         key: "space",
-        what: "play / pause (on a focused node: select it)",
+        what: "ui.keys.space",
     },
     Shortcut {
         key: "enter",
-        what: "on a focused node: select it and show its panel",
+        what: "ui.keys.enter",
     },
     Shortcut {
         key: "n",
-        what: "next change: step past quiet timer ticks to the next event that changes something",
+        what: "ui.keys.n",
     },
     Shortcut {
         key: "→",
-        what: "one tick forward (shift: one event)",
+        what: "ui.keys.right",
     },
     Shortcut {
         key: "←",
-        what: "one tick back (shift: one event)",
+        what: "ui.keys.left",
     },
     Shortcut {
         key: "w",
-        what: "client write (the Client tab's key and value)",
+        what: "ui.keys.w",
     },
     Shortcut {
         key: "k",
-        what: "kill the selected node, or restart it if it is down",
+        what: "ui.keys.k",
     },
     Shortcut {
         key: "i",
-        what: "isolate the selected node",
+        what: "ui.keys.i",
     },
     Shortcut {
         key: "s",
-        what: "partition: the Network tab's groups, or the leader into a minority",
+        what: "ui.keys.s",
     },
     Shortcut {
         key: "h",
-        what: "heal the network",
+        what: "ui.keys.h",
     },
     Shortcut {
         key: "c",
-        what: "the selected node campaigns now",
+        what: "ui.keys.c",
     },
     Shortcut {
         key: "l",
-        what: "lesson: play on to the next explanation",
+        what: "ui.keys.l",
     },
     Shortcut {
         key: "p",
-        what: "presenter mode: only the picture, the narration and the step controls (also f)",
+        what: "ui.keys.p",
     },
     Shortcut {
         key: "?",
-        what: "this help",
+        what: "ui.keys.help",
     },
     Shortcut {
         key: "esc",
-        what: "close help, leave presenter mode, deselect",
+        what: "ui.keys.esc",
     },
 ];
 
-/// The key for a shortcut's tooltip: " (key W)".
-pub fn hint(key: &str) -> String {
-    format!(" (key {})", key.to_uppercase())
+/// The key for a shortcut's tooltip, in `lang`: " (key W)".
+pub fn hint(lang: Lang, key: &str) -> String {
+    tr!(lang, "ui.keys.hint", key = key.to_uppercase())
 }
 
 /// The message for a letter key, if it is one of ours (no modifier but shift is checked by
@@ -117,24 +119,23 @@ pub fn letter(key: &str) -> Option<Msg> {
     })
 }
 
-fn selected(ui: &Ui, what: &str) -> Result<NodeId, String> {
-    ui.selected_node.ok_or_else(|| {
-        format!("Select a node first to {what} it: click it, or Tab to it and press Enter.")
-    })
+/// `what`: the catalog key of the act ("kill or restart").
+fn selected(ui: &Ui, what: &'static str) -> Result<NodeId, Text> {
+    ui.selected_node
+        .ok_or_else(|| Text::new("ui.keys.select_first").arg("what", Text::new(what)))
 }
 
 /// The actions `cmd` stands for now, or why it cannot act.
-pub fn actions(cmd: Command, sim: &Sim, ui: &Ui) -> Result<Vec<Action>, String> {
+pub fn actions(cmd: Command, sim: &Sim, ui: &Ui) -> Result<Vec<Action>, Text> {
     let f = &ui.forms;
     Ok(match cmd {
         Command::Write => {
             let via = if f.put_via.trim().is_empty() {
                 None
             } else {
-                Some(
-                    parse_node(&f.put_via)
-                        .ok_or_else(|| format!("'{}' is not a node like n2", f.put_via))?,
-                )
+                Some(parse_node(&f.put_via).ok_or_else(|| {
+                    Text::new("ui.keys.not_a_node").arg("value", f.put_via.as_str())
+                })?)
             };
             vec![Action::Propose {
                 key: f.put_key.trim().to_string(),
@@ -143,21 +144,20 @@ pub fn actions(cmd: Command, sim: &Sim, ui: &Ui) -> Result<Vec<Action>, String> 
             }]
         }
         Command::KillOrRestart => {
-            let id = selected(ui, "kill or restart")?;
+            let id = selected(ui, "ui.keys.act_kill")?;
             match sim.nodes.get(&id).map(|n| n.status) {
                 Some(Status::Running) => vec![Action::Kill(id)],
                 Some(Status::Killed) => vec![Action::Restart(id)],
                 Some(s) => {
-                    return Err(format!(
-                        "n{id} is {}: it can be neither killed nor restarted",
-                        s.name()
-                    ))
+                    return Err(Text::new("ui.keys.cannot_kill")
+                        .arg("id", id)
+                        .arg("status", crate::sim::labels::status(s)))
                 }
-                None => return Err(format!("n{id} does not exist")),
+                None => return Err(Text::new("err.no_such_node").arg("id", id)),
             }
         }
-        Command::Isolate => vec![Action::Isolate(selected(ui, "isolate")?)],
-        Command::Campaign => vec![Action::Campaign(selected(ui, "make campaign")?)],
+        Command::Isolate => vec![Action::Isolate(selected(ui, "ui.keys.act_isolate")?)],
+        Command::Campaign => vec![Action::Campaign(selected(ui, "ui.keys.act_campaign")?)],
         Command::Partition => vec![Action::Partition(partition_groups(sim, ui))],
     })
 }

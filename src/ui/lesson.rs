@@ -128,6 +128,26 @@ impl Lesson {
         self.playing = false;
     }
 
+    /// Reports narration in `lang` from now on, and rewords the narration shown. The run,
+    /// the position and the marks stay as they are.
+    pub fn set_lang(&mut self, lang: crate::i18n::Lang) {
+        self.player.lang = lang;
+        for m in &mut self.marks {
+            m.lang = lang;
+        }
+        if let Some((idx, text)) = self.narration.as_mut() {
+            if let Some(t) = self
+                .player
+                .script
+                .lines
+                .get(*idx)
+                .and_then(|l| l.narration(lang))
+            {
+                *text = t.to_string();
+            }
+        }
+    }
+
     /// Back to narration `k` (0: the start), paused there.
     pub fn back_to(&mut self, k: usize) {
         let k = k.min(self.step());
@@ -165,7 +185,7 @@ impl Lesson {
     }
 
     /// What to remember, for the end card.
-    pub fn recap(&self) -> &'static str {
-        self.preset.map_or("", |p| p.recap())
+    pub fn recap(&self, lang: crate::i18n::Lang) -> &'static str {
+        self.preset.map_or("", |p| p.recap_in(lang))
     }
 }

@@ -1,6 +1,7 @@
 //! The app's lesson and scenario messages: loading a scenario or preset as a lesson, the
 //! script panel's instant controls, and the lesson dock's play / back / replay / speed.
 
+use crate::i18n::Msg as Text;
 use crate::sim::player::Player;
 use crate::sim::presets;
 use crate::sim::scenario::Script;
@@ -33,6 +34,7 @@ impl App {
         match Script::parse(text) {
             Ok(script) => {
                 let mut player = Player::new(script);
+                player.lang = self.ui.lang;
                 // The first line is always `cluster`: run it so the new cluster shows at once.
                 player.step();
                 if let Some(tl) = player.timeline() {
@@ -51,7 +53,11 @@ impl App {
                 true
             }
             Err(e) => {
-                self.ui.script_error = Some(format!("{name}: line {e}"));
+                self.ui.script_error = Some(
+                    Text::new("ui.note.script_error")
+                        .arg("name", name.as_str())
+                        .arg("error", e.to_string()),
+                );
                 self.ui.tab = Tab::Scenario;
                 false
             }
@@ -62,10 +68,10 @@ impl App {
         match presets::find(id) {
             Some(p) => {
                 self.ui.forms.preset = p.id.to_string();
-                self.load_script(p.title().to_string(), p.text, Some(p))
+                self.load_script(p.title_in(self.ui.lang).to_string(), p.text, Some(p))
             }
             None => {
-                self.ui.notice = Some(format!("There is no preset called '{id}'."));
+                self.ui.notice = Some(Text::new("ui.note.no_preset").arg("id", id));
                 false
             }
         }
@@ -82,14 +88,15 @@ impl App {
                 if presets::find(&id).is_some() {
                     self.load_preset(&id);
                 } else {
-                    self.ui.script_error = Some("choose a preset first".into());
+                    self.ui.script_error = Some(Text::new("ui.note.choose_preset"));
                 }
             }
             Msg::LoadPasted => {
                 let text = self.ui.forms.paste.clone();
-                self.load_script("pasted scenario".into(), &text, None);
+                let name = crate::tr!(self.ui.lang, "ui.note.pasted").to_string();
+                self.load_script(name, &text, None);
             }
-            Msg::ScriptError(e) => self.ui.script_error = Some(e),
+            Msg::ScriptError(e) => self.ui.script_error = Some(Text::verbatim(e)),
             Msg::PlayerStep => {
                 self.set_playing(false);
                 if let Some(l) = self.scenario.as_mut() {

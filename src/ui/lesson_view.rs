@@ -4,7 +4,8 @@
 
 use yew::prelude::*;
 
-use crate::sim::presets::{GROUPS, PRESETS};
+use crate::sim::presets::{self, GROUPS, PRESETS};
+use crate::tr;
 
 use super::app::{Msg, View};
 use super::keys;
@@ -22,6 +23,7 @@ fn speed_label(s: f64) -> String {
 
 /// The lesson speed buttons.
 fn speeds(v: &View, l: &Lesson) -> Html {
+    let lang = v.ui.lang;
     let buttons = LESSON_SPEEDS
         .iter()
         .map(|s| {
@@ -29,39 +31,40 @@ fn speeds(v: &View, l: &Lesson) -> Html {
             let on = (l.speed - s).abs() < 1e-9;
             html! {
                 <button class={classes!("seg", on.then_some("on"))} aria-pressed={on.to_string()}
-                    aria-label={format!("{} (lesson speed {s} times the teaching pace)", speed_label(s))}
+                    aria-label={tr!(lang, "ui.ls.speed_aria", label = speed_label(s), s = s)}
                     onclick={v.link.callback(move |_| Msg::LessonSpeed(s))}>{ speed_label(s) }</button>
             }
         })
         .collect::<Html>();
-    html! { <span class="lesson-speed" role="group" aria-label="lesson speed">{ buttons }</span> }
+    html! { <span class="lesson-speed" role="group" aria-label={tr!(lang, "ui.ls.speed_group")}>{ buttons }</span> }
 }
 
 fn end_card(v: &View, l: &Lesson) -> Html {
     let link = v.link;
+    let lang = v.ui.lang;
     let failures = l.player.failures().len();
     let next = l.next_preset();
     let again = l.preset.map(|p| p.id);
     html! {
         <div class="end-card" data-lesson-end="">
-            <h3>{ "Lesson complete" }</h3>
-            if !l.recap().is_empty() {
-                <p class="recap"><strong>{ "Remember: " }</strong>{ l.recap() }</p>
+            <h3>{ tr!(lang, "ui.ls.complete") }</h3>
+            if !l.recap(lang).is_empty() {
+                <p class="recap"><strong>{ tr!(lang, "ui.ls.remember") }</strong>{ l.recap(lang) }</p>
             }
             if failures > 0 {
-                <p class="error">{ format!("{failures} of the lesson's checks failed — see the script.") }</p>
+                <p class="error">{ tr!(lang, "ui.ls.checks_failed", n = failures) }</p>
             }
             <div class="row wrap">
                 if let Some(n) = next {
-                    <button class="primary" title="next lesson" onclick={link.callback(move |_| Msg::StartLesson(n.id))}>
-                        { format!("Next: {} ▶", n.title()) }
+                    <button class="primary" title={tr!(lang, "ui.ls.next_aria")} onclick={link.callback(move |_| Msg::StartLesson(n.id))}>
+                        { tr!(lang, "ui.ls.next", title = n.title_in(lang)) }
                     </button>
                 }
                 if let Some(id) = again {
-                    <button aria-label="play the lesson again" onclick={link.callback(move |_| Msg::StartLesson(id))}>{ "⟲ again" }</button>
+                    <button aria-label={tr!(lang, "ui.ls.again_aria")} onclick={link.callback(move |_| Msg::StartLesson(id))}>{ tr!(lang, "ui.ls.again") }</button>
                 }
-                <button aria-label="keep playing freely" onclick={link.callback(|_| Msg::PlayerClose)}
-                    title="leave the lesson and keep playing with this cluster">{ "keep playing freely" }</button>
+                <button aria-label={tr!(lang, "ui.ls.free_aria")} onclick={link.callback(|_| Msg::PlayerClose)}
+                    title={tr!(lang, "ui.ls.free_tip")}>{ tr!(lang, "ui.ls.free") }</button>
             </div>
         </div>
     }
@@ -73,6 +76,7 @@ pub fn dock(v: &View) -> Html {
         return html! {};
     };
     let link = v.link;
+    let lang = v.ui.lang;
     let steps = l.steps();
     let k = l.step();
     let done = l.done();
@@ -82,50 +86,53 @@ pub fn dock(v: &View) -> Html {
         Some((line, text)) => html! {
             <div class={classes!("narration", playing.then_some("stale"))} role="note" aria-live="polite"
                 data-narration={line.to_string()} data-lineno={lineno(*line).to_string()}>
-                <p>{ text.clone() }</p>
+                <p>{ l.player.script.lines.get(*line).and_then(|x| x.narration(lang)).unwrap_or(text).to_string() }</p>
             </div>
         },
         None if !done => html! {
             <div class="narration intro" data-lesson-start="">
-                <p>{ l.preset.map_or("", |p| p.description()).to_string() }</p>
-                <p class="hint">{ "Press Start: the cluster plays slowly and pauses at each explanation." }</p>
+                <p>{ l.preset.map_or("", |p| p.description_in(lang)).to_string() }</p>
+                <p class="hint">{ tr!(lang, "ui.ls.press_start") }</p>
             </div>
         },
         None => html! {},
     };
     let start = l.at_start() && l.narration.is_none();
     let go_label = if playing {
-        "❚❚ Pause"
+        tr!(lang, "ui.ls.pause")
     } else if start {
-        "Start ▶"
+        tr!(lang, "ui.ls.start")
     } else {
-        "Continue ▶"
+        tr!(lang, "ui.ls.continue")
     };
     let go_aria = if playing {
-        "pause the lesson"
+        tr!(lang, "ui.ls.pause_aria")
     } else if start {
-        "start the lesson"
+        tr!(lang, "ui.ls.start_aria")
     } else {
-        "continue the scenario"
+        tr!(lang, "ui.ls.continue_aria")
     };
+    let title = l
+        .preset
+        .map_or_else(|| l.name.clone(), |p| p.title_in(lang).to_string());
     html! {
         <section class={classes!("lesson-dock", playing.then_some("playing"), done.then_some("done"))}
-            aria-label="lesson" data-lesson-step={k.to_string()} data-lesson-steps={steps.to_string()}
+            aria-label={tr!(lang, "ui.ls.aria")} data-lesson-step={k.to_string()} data-lesson-steps={steps.to_string()}
             data-lesson-playing={playing.to_string()}>
             <div class="lesson-head">
-                <span class="lesson-title">{ l.name.clone() }</span>
+                <span class="lesson-title">{ title }</span>
                 <span class="lesson-progress" data-step-text="">
-                    { if done { format!("{steps} of {steps} · end") } else { format!("step {k} of {steps}") } }
+                    { if done { tr!(lang, "ui.ls.end", steps = steps) } else { tr!(lang, "ui.ls.step", k = k, steps = steps) } }
                 </span>
             </div>
-            <div class="lesson-bar" role="group" aria-label="lesson steps">
+            <div class="lesson-bar" role="group" aria-label={tr!(lang, "ui.ls.steps_aria")}>
                 <button onclick={link.callback(|_| Msg::LessonBack)} disabled={k == 0 || playing}
-                    aria-label="back to the previous step" title="back to the previous explanation">{ "◀" }</button>
+                    aria-label={tr!(lang, "ui.ls.back_aria")} title={tr!(lang, "ui.ls.back_tip")}>{ "◀" }</button>
                 <button onclick={link.callback(|_| Msg::LessonReplay)} disabled={k == 0 || playing}
-                    aria-label="replay this step" title="play the last step again">{ "⟲" }</button>
+                    aria-label={tr!(lang, "ui.ls.replay_aria")} title={tr!(lang, "ui.ls.replay_tip")}>{ "⟲" }</button>
                 if !done {
                     <button class="primary go" onclick={link.callback(move |_| Msg::LessonPlay(!playing))}
-                        aria-label={go_aria} title={format!("play to the next explanation{}", keys::hint("l"))}>{ go_label }</button>
+                        aria-label={go_aria} data-go="" title={format!("{}{}", tr!(lang, "ui.ls.go_tip"), keys::hint(lang, "l"))}>{ go_label }</button>
                 }
                 { speeds(v, l) }
                 if playing {
@@ -140,6 +147,7 @@ pub fn dock(v: &View) -> Html {
 
 /// The lessons, grouped by topic; each button opens one.
 pub fn lesson_list(v: &View) -> Html {
+    let lang = v.ui.lang;
     let groups = GROUPS
         .iter()
         .map(|g| {
@@ -151,9 +159,9 @@ pub fn lesson_list(v: &View) -> Html {
                     let n = id.split('-').next().unwrap_or("");
                     html! {
                         <li>
-                            <button class="link-btn lesson-link" title={p.description()}
+                            <button class="link-btn lesson-link" title={p.description_in(lang)}
                                 data-lesson={id} onclick={v.link.callback(move |_| Msg::StartLesson(id))}>
-                                <span class="lesson-no">{ n.to_string() }</span>{ " " }{ p.title() }
+                                <span class="lesson-no">{ n.to_string() }</span>{ " " }{ p.title_in(lang) }
                             </button>
                         </li>
                     }
@@ -161,7 +169,7 @@ pub fn lesson_list(v: &View) -> Html {
                 .collect::<Html>();
             html! {
                 <div class="lesson-group">
-                    <h3>{ *g }</h3>
+                    <h3>{ presets::group_name(g, lang) }</h3>
                     <ul>{ items }</ul>
                 </div>
             }
@@ -174,24 +182,23 @@ pub fn lesson_list(v: &View) -> Html {
 pub fn welcome(v: &View) -> Html {
     let first = PRESETS[0];
     let link = v.link;
+    let lang = v.ui.lang;
     html! {
-        <section class="welcome panel" aria-label="welcome" data-welcome="">
+        <section class="welcome panel" aria-label={tr!(lang, "ui.ls.welcome_aria")} data-welcome="">
             <div class="row spread">
-                <h2>{ "Learn Raft by watching it" }</h2>
+                <h2>{ tr!(lang, "ui.ls.welcome") }</h2>
                 <button class="link-btn" onclick={link.callback(|_| Msg::Welcome(false))}
-                    aria-label="close the welcome card">{ "✕" }</button>
+                    aria-label={tr!(lang, "ui.ls.welcome_close")}>{ "✕" }</button>
             </div>
             <p>
-                { "The cluster " }
-                <span class="wide-only">{ "on the left" }</span>
-                <span class="narrow-only">{ "above" }</span>
-                { " is live: click a node to crash it, cut links, write values. Or follow a lesson that explains each step." }
+                <span class="wide-only">{ tr!(lang, "ui.ls.welcome_left") }</span>
+                <span class="narrow-only">{ tr!(lang, "ui.ls.welcome_above") }</span>
             </p>
             <button class="primary big" onclick={link.callback(move |_| Msg::StartLesson(first.id))}>
-                { format!("Start lesson 1: {} ▶", first.title()) }
+                { tr!(lang, "ui.ls.start_first", title = first.title_in(lang)) }
             </button>
             <details class="lessons">
-                <summary>{ "All lessons" }</summary>
+                <summary>{ tr!(lang, "ui.ls.all") }</summary>
                 { lesson_list(v) }
             </details>
         </section>
@@ -201,19 +208,20 @@ pub fn welcome(v: &View) -> Html {
 /// Presenter mode without a lesson: play / pause and the pace, nothing else.
 pub fn presenter_controls(v: &View) -> Html {
     let link = v.link;
+    let lang = v.ui.lang;
     let running = v.running();
     let teach = v.ui.pace == Pace::Teach;
     html! {
-        <section class="lesson-dock" aria-label="playback">
+        <section class="lesson-dock" aria-label={tr!(lang, "ui.ls.playback")}>
             <div class="lesson-bar">
-                <button class="primary go" aria-label={if running { "pause" } else { "play" }}
-                    onclick={link.callback(|_| Msg::TogglePlay)}>{ if running { "❚❚ Pause" } else { "▶ Play" } }</button>
+                <button class="primary go" aria-label={if running { tr!(lang, "ui.tb.pause_aria") } else { tr!(lang, "ui.tb.play_aria") }}
+                    onclick={link.callback(|_| Msg::TogglePlay)}>{ if running { tr!(lang, "ui.tb.pause") } else { tr!(lang, "ui.tb.play") } }</button>
                 <button onclick={link.callback(move |_| Msg::Pace(if teach { Pace::Fixed(5.0) } else { Pace::Teach }))}>
-                    { if teach { "▶▶ fast" } else { "teaching pace" } }
+                    { if teach { tr!(lang, "ui.ls.fast") } else { tr!(lang, "ui.ls.teach") } }
                 </button>
                 <span class="lesson-clock">{ secs(v.sim.now) }</span>
             </div>
-            <p class="hint">{ "p or Esc: leave presenter mode" }</p>
+            <p class="hint">{ tr!(lang, "ui.ls.presenter_hint") }</p>
         </section>
     }
 }

@@ -3,6 +3,7 @@
 //! mode for the preset or shared run), validated by `sim::launch`. Bad values give one
 //! notice, never a panic, and the controls show the values in force.
 
+use crate::i18n::Msg as Text;
 use crate::sim::launch::{self, Source, ThemeChoice};
 use crate::sim::player::Player;
 use crate::sim::presets;
@@ -76,9 +77,10 @@ impl App {
         }
         if !problems.is_empty() {
             let mine = problems.join(" ");
+            // launch's problems name parameters and values, worded in English only.
             self.ui.notice = Some(match self.ui.notice.take() {
-                Some(n) => format!("{mine} {n}"),
-                None => mine,
+                Some(n) => Text::verbatim(format!("{mine} {}", n.render(self.ui.lang))),
+                None => Text::verbatim(mine),
             });
         }
     }
@@ -98,21 +100,16 @@ impl App {
                         self.scenario = None;
                         self.ui.playing = false;
                         if failures > 0 {
-                            self.ui.notice = Some(format!(
-                                "The shared run was replayed, but {failures} of its lines failed."
-                            ));
+                            self.ui.notice =
+                                Some(Text::new("ui.note.share_failures").arg("n", failures));
                         }
                     }
-                    None => self.ui.notice = Some(
-                        "The share link holds no cluster line. A new cluster was started instead."
-                            .into(),
-                    ),
+                    None => self.ui.notice = Some(Text::new("ui.note.share_no_cluster")),
                 }
             }
             Err(e) => {
-                self.ui.notice = Some(format!(
-                    "The share link in the address is not a valid raftlab run (line {e}). A new cluster was started instead."
-                ));
+                self.ui.notice =
+                    Some(Text::new("ui.note.share_invalid").arg("error", e.to_string()));
             }
         }
     }

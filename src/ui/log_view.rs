@@ -13,7 +13,11 @@ use crate::sim::{SimNode, Status};
 
 use super::app::{Msg, View};
 use super::cluster_view::status_class;
-use super::glossary::tip;
+use crate::i18n::Lang;
+use crate::sim::labels;
+use crate::tr;
+
+use super::glossary::tip_in as tip;
 use super::style::{node_name, term_style};
 
 /// Column width in pixels.
@@ -26,6 +30,7 @@ pub const DEFAULT_COLS: u64 = 48;
 /// The panel.
 pub fn render(v: &View) -> Html {
     let sim = v.sim;
+    let l = v.ui.lang;
     let max_last = sim
         .nodes
         .values()
@@ -46,7 +51,7 @@ pub fn render(v: &View) -> Html {
     let rows = sim
         .nodes
         .values()
-        .map(|n| row(n, lo, leader))
+        .map(|n| row(l, n, lo, leader))
         .collect::<Html>();
     let ruler = (lo..=hi)
         .filter(|i| (*i == lo && hidden == 0) || i % 5 == 0 || *i == hi)
@@ -55,29 +60,29 @@ pub fn render(v: &View) -> Html {
         })
         .collect::<Html>();
     html! {
-        <section class={classes!("logs", "panel", (sim.nodes.len() > 5).then_some("dense"))} aria-label="logs">
+        <section class={classes!("logs", "panel", (sim.nodes.len() > 5).then_some("dense"))} aria-label={tr!(l, "ui.log.aria")}>
             <h2>
-                { "Logs" }
+                { tr!(l, "ui.log.title") }
                 <span class="legend">
-                    <span class="lg solid" title={tip("commit")}>{ "committed" }</span>
-                    <span class="lg dashed" title={tip("commit")}>{ "not committed" }</span>
-                    <span class="lg applied" title={tip("applied")}>{ "▲ applied" }</span>
-                    <span class="lg snap" title={tip("snapshot")}>{ "snapshot" }</span>
+                    <span class="lg solid" title={tip(l, "commit")}>{ tr!(l, "ui.log.committed") }</span>
+                    <span class="lg dashed" title={tip(l, "commit")}>{ tr!(l, "ui.log.not_committed") }</span>
+                    <span class="lg applied" title={tip(l, "applied")}>{ tr!(l, "ui.log.applied") }</span>
+                    <span class="lg snap" title={tip(l, "snapshot")}>{ tr!(l, "ui.log.snapshot") }</span>
                 </span>
             </h2>
             if max_last == 0 {
-                <p class="hint">{ "All logs are empty: the first leader appends an empty entry of its term." }</p>
+                <p class="hint">{ tr!(l, "ui.log.empty") }</p>
             }
             <div class="log-body">
                 <div class="log-labels">
-                    <div class="log-label head">{ "index" }</div>
+                    <div class="log-label head">{ tr!(l, "ui.log.index") }</div>
                     { labels }
                 </div>
-                <div class="log-scroll" tabindex="0" role="region" aria-label="logs, scroll sideways for older entries">
+                <div class="log-scroll" tabindex="0" role="region" aria-label={crate::tr!(l, "ui.log.scroll_aria")}>
                     <div class="log-grid" style={format!("width:{width}px")}>
                         if hidden > 0 {
                             <button class="link-btn earlier" onclick={v.link.callback(|_| Msg::MoreLog)}
-                                aria-label="show earlier log entries">{ format!("◀ {hidden} earlier") }</button>
+                                aria-label={tr!(l, "ui.log.earlier_aria")}>{ tr!(l, "ui.log.earlier", n = hidden) }</button>
                         }
                         // Boxes sit at their absolute index; one shift for all keeps the
                         // newest in view without restyling every box when a column is added.
@@ -97,21 +102,22 @@ fn label(v: &View, n: &SimNode) -> Html {
     let id = r.id;
     let lead = n.status == Status::Running && r.role == Role::Leader;
     let onclick = v.link.callback(move |_| Msg::SelectNode(Some(id)));
+    let l = v.ui.lang;
     let role = if n.status != Status::Running {
-        n.status.name().to_string()
+        labels::status(n.status).render(l)
     } else if r.is_learner() {
-        "learner".to_string()
+        tr!(l, "role.learner").to_string()
     } else {
-        r.role.name().to_string()
+        labels::role(r.role).render(l)
     };
     html! {
         <div class={classes!("log-label", format!("status-{}", status_class(n.status)))}>
-            <button class="link-btn" {onclick} aria-label={format!("select {}", node_name(id))}>
+            <button class="link-btn" {onclick} aria-label={tr!(l, "ui.node.select", node = node_name(id))}>
                 { node_name(id) }{ if lead { " ♛" } else { "" } }
             </button>
             <span class="role">{ role }</span>
-            <span class="ca" title={format!("{} {}", tip("commit"), tip("applied"))}>
-                { format!("commit {} · applied {}", r.log.committed, r.log.applied) }
+            <span class="ca" title={format!("{} {}", tip(l, "commit"), tip(l, "applied"))}>
+                { tr!(l, "ui.log.commit_applied", commit = r.log.committed, applied = r.log.applied) }
             </span>
         </div>
     }
@@ -188,6 +194,21 @@ fn conf_lines(label: &str) -> (String, String) {
     }
 }
 
+/// A word of a membership label in `l` ("promote", "+learner", "joint" …); node ids and
+/// anything else stay as they are.
+fn conf_word(l: Lang, w: &str) -> String {
+    let key = match w {
+        "promote" => "ui.log.conf_promote",
+        "joint" => "ui.log.conf_joint",
+        "leave" => "ui.log.conf_leave",
+        "learner" | "+learner" => "ui.log.conf_learner",
+        "voter" | "+voter" => "ui.log.conf_voter",
+        "remove" => "ui.log.conf_remove",
+        _ => return w.to_string(),
+    };
+    crate::i18n::text(l, key).to_string()
+}
+
 /// One entry box, as drawn.
 #[derive(Clone, Debug, PartialEq)]
 struct EntryBox {
@@ -213,9 +234,10 @@ struct RowProps {
     snapshot: (u64, u64),
     applied: u64,
     entries: Vec<EntryBox>,
+    lang: Lang,
 }
 
-fn row(n: &SimNode, lo: u64, leader: Option<&Raft>) -> Html {
+fn row(lang: Lang, n: &SimNode, lo: u64, leader: Option<&Raft>) -> Html {
     let r = &n.raft;
     let log = &r.log;
     let mut learners: BTreeSet<NodeId> = log.snapshot.conf.learners.clone();
@@ -241,22 +263,23 @@ fn row(n: &SimNode, lo: u64, leader: Option<&Raft>) -> Html {
         .collect();
     html! {
         <LogRow key={r.id.to_string()} name={AttrValue::from(node_name(r.id))} status={status_class(n.status)} {lo}
-            snapshot={(log.snapshot.index, log.snapshot.term)} applied={log.applied} {entries} />
+            snapshot={(log.snapshot.index, log.snapshot.term)} applied={log.applied} {entries} {lang} />
     }
 }
 
 #[component]
 fn LogRow(p: &RowProps) -> Html {
     let name = &p.name;
+    let l = p.lang;
     let lo = p.lo;
     let (snap_index, snap_term) = p.snapshot;
     let snapshot = if snap_index >= lo {
         let w = (snap_index - lo + 1) * COL - (COL - BOX);
         html! {
             <div class="snapshot" style={format!("left:{}px;width:{w}px", (lo - 1) * COL)}
-                title={format!("snapshot: entries up to index {snap_index} (term {snap_term}) compacted. {}", tip("snapshot"))}
+                title={tr!(l, "ui.log.snapshot_tip", index = snap_index, term = snap_term, tip = tip(l, "snapshot"))}
                 data-snapshot-index={snap_index.to_string()}>
-                { format!("snapshot ≤ {snap_index}") }
+                { tr!(l, "ui.log.snapshot_upto", index = snap_index) }
             </div>
         }
     } else {
@@ -274,22 +297,28 @@ fn LogRow(p: &RowProps) -> Html {
                 e.diverged.then_some("diverged"),
             );
             let shown = e.conf_label.as_deref().unwrap_or(e.label.as_str());
-            let title = format!(
-                "{name} index {} term {}: {}{}{}{}",
-                e.index,
-                e.term,
-                if shown.is_empty() {
-                    "the leader's empty entry"
+            let title = tr!(
+                l,
+                "ui.log.entry",
+                name = name,
+                index = e.index,
+                term = e.term,
+                what = if shown.is_empty() {
+                    tr!(l, "ui.log.empty_entry").to_string()
                 } else {
                     shown
+                        .split(' ')
+                        .map(|w| conf_word(l, w))
+                        .collect::<Vec<_>>()
+                        .join(" ")
                 },
-                if e.committed { ", committed" } else { ", not committed yet" },
-                if e.applied { ", applied" } else { "" },
-                if e.diverged {
-                    ", differs from the leader's log: it will be replaced"
+                committed = if e.committed {
+                    tr!(l, "ui.log.entry_committed")
                 } else {
-                    ""
-                }
+                    tr!(l, "ui.log.entry_uncommitted")
+                },
+                applied = if e.applied { tr!(l, "ui.log.entry_applied") } else { "" },
+                diverged = if e.diverged { tr!(l, "ui.log.entry_diverged") } else { "" }
             );
             html! {
                 <div class={class} key={e.index.to_string()}
@@ -299,8 +328,8 @@ fn LogRow(p: &RowProps) -> Html {
                     data-conf-label={e.conf_label.clone()} title={title}>
                     if let Some(c) = &e.conf_label {
                         <span class="t small">{ e.term.to_string() }</span>
-                        <span class="l c1">{ conf_lines(c).0 }</span>
-                        <span class="l c2">{ conf_lines(c).1 }</span>
+                        <span class="l c1">{ conf_word(l, &conf_lines(c).0) }</span>
+                        <span class="l c2">{ conf_word(l, &conf_lines(c).1) }</span>
                     } else {
                         <span class="t">{ e.term.to_string() }</span>
                         <span class="l">{ short(&e.label) }</span>
@@ -312,7 +341,7 @@ fn LogRow(p: &RowProps) -> Html {
     let applied = if p.applied >= lo && p.applied > 0 {
         html! {
             <span class="applied-mark" style={format!("left:{}px", (p.applied - 1) * COL + BOX / 2 - 8)}
-                title={format!("{name} applied up to index {}", p.applied)}>{ "▲" }</span>
+                title={tr!(l, "ui.log.applied_upto", name = name, index = p.applied)}>{ "▲" }</span>
         }
     } else {
         html! {}

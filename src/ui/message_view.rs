@@ -6,8 +6,10 @@
 
 use yew::prelude::*;
 
+use crate::i18n::Lang;
 use crate::raft::{Message, MsgType};
-use crate::sim::Action;
+use crate::sim::{labels, Action};
+use crate::tr;
 
 use super::app::{Msg, View};
 use super::cluster_view::{fmt, Layout};
@@ -82,21 +84,24 @@ pub fn glyphs(v: &View, lay: &Layout) -> Vec<Glyph> {
             let b2 = geometry::towards(b, a, margin);
             let m = &f.msg;
             let out = outcome(m);
-            let title = format!(
-                "{} {}→{}, term {}{}{} — click for fields or to drop it",
-                m.msg_type.name(),
-                node_name(m.from),
-                node_name(m.to),
-                m.term,
-                if m.entries.is_empty() {
+            let l = v.ui.lang;
+            let title = tr!(
+                l,
+                "ui.msg.tip",
+                kind = type_name(l, m.msg_type),
+                from = node_name(m.from),
+                to = node_name(m.to),
+                term = m.term,
+                entries = if m.entries.is_empty() {
                     String::new()
                 } else {
-                    format!(", {} entries", m.entries.len())
+                    tr!(l, "ui.msg.entries", n = m.entries.len())
                 },
-                if out.is_empty() {
-                    String::new()
-                } else {
-                    format!(", {out}")
+                outcome = match out {
+                    "" => "",
+                    "rejected" => tr!(l, "ui.msg.rejected"),
+                    "granted" => tr!(l, "ui.msg.granted"),
+                    _ => tr!(l, "ui.msg.ok"),
                 }
             );
             Some(Glyph {
@@ -113,6 +118,14 @@ pub fn glyphs(v: &View, lay: &Layout) -> Vec<Glyph> {
             })
         })
         .collect()
+}
+
+/// The message type's name: raftlab's short one in English, etcd's (MsgApp) otherwise.
+fn type_name(l: Lang, t: MsgType) -> String {
+    match l {
+        Lang::En => t.name().to_string(),
+        _ => labels::etcd_msg(t),
+    }
 }
 
 /// "granted", "rejected", "ok" or "" for a message.
@@ -222,27 +235,28 @@ pub fn detail(v: &View) -> Html {
         return html! {};
     };
     let close = v.link.callback(|_| Msg::SelectMessage(None));
+    let l = v.ui.lang;
     let Some(f) = v.sim.net.in_flight.get(&id) else {
         return html! {
-            <div class="msg-card" role="dialog" aria-label="message details">
-                <p>{ format!("Message {id} is no longer in flight (delivered or dropped).") }</p>
-                <button onclick={close} aria-label="close message details">{ "Close" }</button>
+            <div class="msg-card" role="dialog" aria-label={tr!(l, "ui.msg.card_aria")}>
+                <p>{ tr!(l, "ui.msg.gone", id = id) }</p>
+                <button onclick={close} aria-label={tr!(l, "ui.msg.close_aria")}>{ tr!(l, "ui.msg.close") }</button>
             </div>
         };
     };
     let m = &f.msg;
     let drop = v.link.callback(move |_| Msg::Act(Action::Drop(id)));
     let entries = if m.entries.is_empty() {
-        "none".to_string()
+        tr!(l, "word.none").to_string()
     } else {
         m.entries
             .iter()
             .map(|e| {
-                let l = e.label();
-                if l.is_empty() {
-                    format!("{}@t{} (empty)", e.index, e.term)
+                let label = e.label();
+                if label.is_empty() {
+                    tr!(l, "ui.msg.empty_entry", index = e.index, term = e.term)
                 } else {
-                    format!("{}@t{} {l}", e.index, e.term)
+                    format!("{}@t{} {label}", e.index, e.term)
                 }
             })
             .collect::<Vec<_>>()
@@ -250,36 +264,36 @@ pub fn detail(v: &View) -> Html {
     };
     let row = |k: &str, val: String| html! { <span class="field"><span class="k">{ k.to_string() }</span>{ " " }<span class="v">{ val }</span></span> };
     html! {
-        <div class="msg-card" role="dialog" aria-label="message details" data-msg-card={id.to_string()}>
-            <h3>{ format!("{} {} → {}", m.msg_type.name(), node_name(m.from), node_name(m.to)) }</h3>
+        <div class="msg-card" role="dialog" aria-label={tr!(l, "ui.msg.card_aria")} data-msg-card={id.to_string()}>
+            <h3>{ format!("{} {} → {}", type_name(l, m.msg_type), node_name(m.from), node_name(m.to)) }</h3>
             <div class="fields">
                 { row("id", id.to_string()) }
-                { row("term", m.term.to_string()) }
-                { row("log term", m.log_term.to_string()) }
-                { row("index", m.index.to_string()) }
-                { row("commit", m.commit.to_string()) }
-                { row("entries", entries) }
+                { row(tr!(l, "ui.msg.term"), m.term.to_string()) }
+                { row(tr!(l, "ui.msg.log_term"), m.log_term.to_string()) }
+                { row(tr!(l, "ui.msg.index"), m.index.to_string()) }
+                { row(tr!(l, "ui.msg.commit"), m.commit.to_string()) }
+                { row(tr!(l, "ui.msg.entries_k"), entries) }
                 if m.msg_type.is_response() {
-                    { row("reject", m.reject.to_string()) }
+                    { row(tr!(l, "ui.msg.reject"), if m.reject { tr!(l, "ui.yes") } else { tr!(l, "ui.no") }.to_string()) }
                 }
                 if m.reject {
-                    { row("reject hint", m.reject_hint.to_string()) }
+                    { row(tr!(l, "ui.msg.reject_hint"), m.reject_hint.to_string()) }
                 }
                 if let Some(s) = &m.snapshot {
-                    { row("snapshot", format!("up to index {} (term {})", s.index, s.term)) }
+                    { row(tr!(l, "ui.msg.snapshot"), tr!(l, "ui.msg.snapshot_upto", index = s.index, term = s.term)) }
                 }
                 if m.context != 0 {
-                    { row("context", m.context.to_string()) }
+                    { row(tr!(l, "ui.msg.context"), m.context.to_string()) }
                 }
-                { row("sent", format!("{} ms", f.sent_at)) }
-                { row("arrives", format!("{} ms", f.deliver_at)) }
+                { row(tr!(l, "ui.msg.sent"), tr!(l, "ui.msg.ms", ms = f.sent_at)) }
+                { row(tr!(l, "ui.msg.arrives"), tr!(l, "ui.msg.ms", ms = f.deliver_at)) }
                 if f.lost {
-                    { row("fate", "will be lost".to_string()) }
+                    { row(tr!(l, "ui.msg.fate"), tr!(l, "ui.msg.will_be_lost").to_string()) }
                 }
             </div>
             <div class="buttons">
-                <button class="danger" onclick={drop} aria-label="drop this message">{ "Drop this message" }</button>
-                <button onclick={close} aria-label="close message details">{ "Close" }</button>
+                <button class="danger" onclick={drop} aria-label={tr!(l, "ui.msg.drop_aria")}>{ tr!(l, "ui.msg.drop") }</button>
+                <button onclick={close} aria-label={tr!(l, "ui.msg.close_aria")}>{ tr!(l, "ui.msg.close") }</button>
             </div>
         </div>
     }

@@ -18,6 +18,7 @@ mod geometry;
 mod glossary;
 mod help;
 mod keys;
+mod lang_pref;
 mod lesson;
 mod lesson_ctl;
 mod lesson_view;

@@ -8,7 +8,10 @@ use crate::sim::{Action, Status};
 
 use super::app::{Msg, View};
 use super::forms::{node_select, parse_node, Field};
-use super::glossary::tip;
+use crate::i18n::Lang;
+use crate::tr;
+
+use super::glossary::tip_in as tip;
 use super::keys;
 use super::style::{group_letter, node_name};
 
@@ -23,7 +26,7 @@ fn partition_action(v: &View) -> Option<Action> {
     (!groups.is_empty()).then_some(Action::Partition(groups))
 }
 
-fn current(v: &View) -> String {
+fn current(v: &View, l: Lang) -> String {
     let net = &v.sim.net;
     let mut parts = Vec::new();
     if !net.groups.is_empty() {
@@ -36,10 +39,7 @@ fn current(v: &View) -> String {
                 format!("{} = {}", group_letter(i), ids.join(" "))
             })
             .collect();
-        parts.push(format!(
-            "partitioned: {} (unlisted nodes form one more group)",
-            g.join(" | ")
-        ));
+        parts.push(tr!(l, "ui.net.partitioned", groups = g.join(" | ")));
     }
     if !net.cuts.is_empty() {
         let c: Vec<String> = net
@@ -47,15 +47,20 @@ fn current(v: &View) -> String {
             .iter()
             .map(|(a, b)| format!("{}–{}", node_name(*a), node_name(*b)))
             .collect();
-        parts.push(format!("cut links: {}", c.join(", ")));
+        parts.push(tr!(l, "ui.net.cut_links", links = c.join(", ")));
     }
     if net.loss > 0 {
-        parts.push(format!("{}% loss", net.loss));
+        parts.push(tr!(l, "ui.net.loss", percent = net.loss));
     }
     let o = &v.sim.opts;
-    parts.push(format!("latency {}–{} ms", o.latency_min, o.latency_max));
+    parts.push(tr!(
+        l,
+        "ui.net.latency",
+        min = o.latency_min,
+        max = o.latency_max
+    ));
     if !net.is_faulty() {
-        parts.insert(0, "healthy".into());
+        parts.insert(0, tr!(l, "ui.net.healthy").into());
     }
     parts.join(" · ")
 }
@@ -64,6 +69,7 @@ fn current(v: &View) -> String {
 pub fn render(v: &View) -> Html {
     let f = &v.ui.forms;
     let link = v.link;
+    let l = v.ui.lang;
     let group_rows = v
         .sim
         .nodes
@@ -76,14 +82,14 @@ pub fn render(v: &View) -> Html {
                 .map(|g| {
                     let pick = link.callback(move |_| Msg::PartitionGroup(id, g));
                     let label = if g == 0 {
-                        "none".to_string()
+                        tr!(l, "ui.net.group_none").to_string()
                     } else {
                         group_letter((g - 1) as usize).to_string()
                     };
                     html! {
                         <label class="radio">
                             <input type="radio" name={format!("group-n{id}")} checked={chosen == g} onchange={pick}
-                                aria-label={format!("{} in group {label}", node_name(id))} />
+                                aria-label={tr!(l, "ui.net.in_group", node = node_name(id), group = label)} />
                             { label.clone() }
                         </label>
                     }
@@ -96,11 +102,11 @@ pub fn render(v: &View) -> Html {
     let part_btn = match part {
         Some(a) => {
             let title = a.to_scn();
-            let title = format!("{title}{}", keys::hint("s"));
-            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} title={title} aria-label="partition the network into these groups">{ "Partition" }</button> }
+            let title = format!("{title}{}", keys::hint(l, "s"));
+            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} title={title} aria-label={tr!(l, "ui.net.partition_aria")}>{ tr!(l, "ui.net.partition") }</button> }
         }
         None => {
-            html! { <button disabled=true aria-label="partition the network into these groups" title="put at least one node in group A, B or C">{ "Partition" }</button> }
+            html! { <button disabled=true aria-label={tr!(l, "ui.net.partition_aria")} title={tr!(l, "ui.net.partition_hint")}>{ tr!(l, "ui.net.partition") }</button> }
         }
     };
     let cut = match (parse_node(&f.cut_a), parse_node(&f.cut_b)) {
@@ -109,10 +115,10 @@ pub fn render(v: &View) -> Html {
     };
     let cut_btn = match cut {
         Some(a) => {
-            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} aria-label="cut link">{ "Cut link" }</button> }
+            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} aria-label={tr!(l, "ui.net.cut_aria")}>{ tr!(l, "ui.net.cut") }</button> }
         }
         None => {
-            html! { <button disabled=true aria-label="cut link" title="choose both ends">{ "Cut link" }</button> }
+            html! { <button disabled=true aria-label={tr!(l, "ui.net.cut_aria")} title={tr!(l, "ui.net.cut_hint")}>{ tr!(l, "ui.net.cut") }</button> }
         }
     };
     let loss_in = link.callback(|e: InputEvent| {
@@ -122,10 +128,10 @@ pub fn render(v: &View) -> Html {
     let loss_val = f.loss.trim().parse::<u32>().ok().filter(|p| *p <= 100);
     let loss_btn = match loss_val {
         Some(p) => {
-            html! { <button onclick={link.callback(move |_| Msg::Act(Action::Loss(p)))} aria-label="apply message loss">{ "Apply" }</button> }
+            html! { <button onclick={link.callback(move |_| Msg::Act(Action::Loss(p)))} aria-label={tr!(l, "ui.net.loss_aria")}>{ tr!(l, "ui.apply") }</button> }
         }
         None => {
-            html! { <button disabled=true aria-label="apply message loss" title="a whole number from 0 to 100">{ "Apply" }</button> }
+            html! { <button disabled=true aria-label={tr!(l, "ui.net.loss_aria")} title={tr!(l, "ui.net.loss_hint")}>{ tr!(l, "ui.apply") }</button> }
         }
     };
     let lat_min = link.callback(|e: InputEvent| {
@@ -141,35 +147,35 @@ pub fn render(v: &View) -> Html {
     let heal = link.callback(|_| Msg::Act(Action::Heal));
     html! {
         <div class="network-panel">
-            <p class="net-state" data-network={current(v)}>{ current(v) }</p>
+            <p class="net-state" data-network={current(v, Lang::En)}>{ current(v, l) }</p>
             <fieldset>
-                <legend title={tip("partition")}>{ "Partition into groups" }</legend>
+                <legend title={tip(l, "partition")}>{ tr!(l, "ui.net.partition_legend") }</legend>
                 { group_rows }
-                <div class="row">{ part_btn }<button onclick={heal.clone()} title={format!("heal the network: no partition, cut link or loss{}", keys::hint("h"))}>{ "Heal all" }</button></div>
+                <div class="row">{ part_btn }<button onclick={heal.clone()} title={format!("{}{}", tr!(l, "ui.net.heal_tip"), keys::hint(l, "h"))}>{ tr!(l, "ui.net.heal") }</button></div>
             </fieldset>
             <fieldset>
-                <legend title={tip("cut link")}>{ "Cut one link" }</legend>
+                <legend title={tip(l, "cut link")}>{ tr!(l, "ui.net.cut_legend") }</legend>
                 <div class="row">
-                    { node_select(v, Field::CutA, &f.cut_a, "link end A", "—", "") }
+                    { node_select(v, Field::CutA, &f.cut_a, tr!(l, "ui.net.end_a"), "—", "") }
                     { "—" }
-                    { node_select(v, Field::CutB, &f.cut_b, "link end B", "—", "") }
+                    { node_select(v, Field::CutB, &f.cut_b, tr!(l, "ui.net.end_b"), "—", "") }
                     { cut_btn }
                 </div>
             </fieldset>
             <fieldset>
-                <legend title={tip("loss")}>{ "Message loss" }</legend>
+                <legend title={tip(l, "loss")}>{ tr!(l, "ui.net.loss_legend") }</legend>
                 <div class="row">
-                    <input class="num" type="number" min="0" max="100" value={f.loss.clone()} oninput={loss_in} aria-label="loss percent" />
+                    <input class="num" type="number" min="0" max="100" value={f.loss.clone()} oninput={loss_in} aria-label={tr!(l, "ui.net.loss_percent")} />
                     { "% " }{ loss_btn }
                 </div>
             </fieldset>
             <fieldset>
-                <legend title={tip("latency")}>{ "Latency (ms)" }</legend>
+                <legend title={tip(l, "latency")}>{ tr!(l, "ui.net.latency_legend") }</legend>
                 <div class="row">
-                    <input class="num" type="number" min="0" value={f.lat_min.clone()} oninput={lat_min} aria-label="minimum latency ms" />
-                    { "to" }
-                    <input class="num" type="number" min="0" value={f.lat_max.clone()} oninput={lat_max} aria-label="maximum latency ms" />
-                    <button onclick={lat_btn} aria-label="apply latency">{ "Apply" }</button>
+                    <input class="num" type="number" min="0" value={f.lat_min.clone()} oninput={lat_min} aria-label={tr!(l, "ui.net.lat_min")} />
+                    { tr!(l, "ui.net.to") }
+                    <input class="num" type="number" min="0" value={f.lat_max.clone()} oninput={lat_max} aria-label={tr!(l, "ui.net.lat_max")} />
+                    <button onclick={lat_btn} aria-label={tr!(l, "ui.net.lat_aria")}>{ tr!(l, "ui.apply") }</button>
                 </div>
             </fieldset>
         </div>

@@ -7,11 +7,15 @@ use crate::sim::{Action, SimNode, Status};
 
 use super::action_bar::request_line;
 use super::app::{Msg, View};
-use super::glossary::tip;
+use crate::sim::labels;
+use crate::tr;
+
+use super::glossary::tip_in as tip;
 use super::keys;
 use super::style::node_name;
 
 fn chooser(v: &View) -> Html {
+    let l = v.ui.lang;
     let buttons = v
         .sim
         .nodes
@@ -19,27 +23,28 @@ fn chooser(v: &View) -> Html {
         .map(|id| {
             let id = *id;
             let pick = v.link.callback(move |_| Msg::SelectNode(Some(id)));
-            html! { <button onclick={pick} aria-label={format!("select {}", node_name(id))}>{ node_name(id) }</button> }
+            html! { <button onclick={pick} aria-label={tr!(l, "ui.node.select", node = node_name(id))}>{ node_name(id) }</button> }
         })
         .collect::<Html>();
     html! {
         <div class="node-panel">
-            <p class="hint">{ "Click a node in the drawing (or pick one here) to see its full state and act on it." }</p>
+            <p class="hint">{ tr!(l, "ui.node.hint") }</p>
             <div class="row wrap">{ buttons }</div>
         </div>
     }
 }
 
 fn button(v: &View, label: &str, concept: &str, action: Action, class: &'static str) -> Html {
+    let l = v.ui.lang;
     let key = match action {
-        Action::Kill(_) | Action::Restart(_) => keys::hint("k"),
-        Action::Isolate(_) => keys::hint("i"),
-        Action::Campaign(_) => keys::hint("c"),
+        Action::Kill(_) | Action::Restart(_) => keys::hint(l, "k"),
+        Action::Isolate(_) => keys::hint(l, "i"),
+        Action::Campaign(_) => keys::hint(l, "c"),
         _ => String::new(),
     };
     let title = match action.etcdctl() {
-        Some(e) => format!("{} — etcdctl: {e}{key}", tip(concept)),
-        None => format!("{}{key}", tip(concept)),
+        Some(e) => format!("{} — etcdctl: {e}{key}", tip(l, concept)),
+        None => format!("{}{key}", tip(l, concept)),
     };
     let aria = format!("{label} ({})", action.to_scn());
     let onclick = v.link.callback(move |_| Msg::Act(action.clone()));
@@ -49,26 +54,31 @@ fn button(v: &View, label: &str, concept: &str, action: Action, class: &'static 
 fn actions(v: &View, n: &SimNode) -> Html {
     let id: NodeId = n.raft.id;
     let learner = n.raft.is_learner() || v.sim.config().learners.contains(&id);
+    let l = v.ui.lang;
     let life = match n.status {
-        Status::Running => button(v, "Kill", "", Action::Kill(id), "danger"),
-        Status::Killed => button(v, "Restart", "", Action::Restart(id), ""),
-        Status::NotStarted | Status::Misconfigured => {
-            button(v, "Start process", "misconfigured", Action::Start(id), "")
-        }
+        Status::Running => button(v, tr!(l, "ui.node.kill"), "", Action::Kill(id), "danger"),
+        Status::Killed => button(v, tr!(l, "ui.node.restart"), "", Action::Restart(id), ""),
+        Status::NotStarted | Status::Misconfigured => button(
+            v,
+            tr!(l, "ui.node.start"),
+            "misconfigured",
+            Action::Start(id),
+            "",
+        ),
         Status::Removed => html! {},
     };
     html! {
-        <div class="row wrap actions" role="group" aria-label={format!("actions on {}", node_name(id))}>
+        <div class="row wrap actions" role="group" aria-label={tr!(l, "ui.node.actions_on", node = node_name(id))}>
             { life }
-            { button(v, "Isolate", "partition", Action::Isolate(id), "") }
-            { button(v, "Campaign now", "election timer", Action::Campaign(id), "") }
-            { button(v, "Transfer leadership here", "transfer leadership", Action::TransferLeader(id), "") }
+            { button(v, tr!(l, "ui.node.isolate"), "partition", Action::Isolate(id), "") }
+            { button(v, tr!(l, "ui.node.campaign"), "election timer", Action::Campaign(id), "") }
+            { button(v, tr!(l, "ui.node.transfer"), "transfer leadership", Action::TransferLeader(id), "") }
             if learner {
-                { button(v, "Promote", "promote", Action::Promote(id), "") }
+                { button(v, tr!(l, "ui.node.promote"), "promote", Action::Promote(id), "") }
             }
-            { button(v, "Remove", "quorum", Action::Remove(id), "") }
-            { button(v, "Compact log", "compaction", Action::Compact(id), "") }
-            { button(v, "Force new cluster", "force-new-cluster", Action::ForceNewCluster(id), "danger") }
+            { button(v, tr!(l, "ui.node.remove"), "quorum", Action::Remove(id), "") }
+            { button(v, tr!(l, "ui.node.compact"), "compaction", Action::Compact(id), "") }
+            { button(v, tr!(l, "ui.node.force_new_cluster"), "force-new-cluster", Action::ForceNewCluster(id), "danger") }
         </div>
     }
 }
@@ -79,11 +89,12 @@ pub fn render(v: &View) -> Html {
         return chooser(v);
     };
     let r = &n.raft;
+    let l = v.ui.lang;
     let row = |k: &str, val: String, concept: &str| {
-        html! { <tr title={tip(concept).to_string()}><th scope="row">{ k.to_string() }</th><td>{ val }</td></tr> }
+        html! { <tr title={tip(l, concept).to_string()}><th scope="row">{ k.to_string() }</th><td>{ val }</td></tr> }
     };
     let kv = if r.kv.is_empty() {
-        "(empty)".to_string()
+        tr!(l, "ui.node.empty").to_string()
     } else {
         let mut s: Vec<String> =
             r.kv.iter()
@@ -91,42 +102,49 @@ pub fn render(v: &View) -> Html {
                 .map(|(k, v)| format!("{k}={v}"))
                 .collect();
         if r.kv.len() > 12 {
-            s.push(format!("… {} more", r.kv.len() - 12));
+            s.push(tr!(l, "ui.node.more", n = r.kv.len() - 12));
         }
         s.join(" ")
     };
     let close = v.link.callback(|_| Msg::SelectNode(None));
     let latest = v.sim.requests.values().next_back();
+    let role_name = labels::role(r.role).render(l);
     let role = if n.status != Status::Running {
-        format!("{} (was {})", n.status.name(), r.role.name())
+        tr!(
+            l,
+            "ui.node.status_was",
+            status = labels::status(n.status).render(l),
+            role = role_name
+        )
     } else if r.is_learner() {
-        "learner".to_string()
+        tr!(l, "role.learner").to_string()
     } else {
-        r.role.name().to_string()
+        role_name.clone()
     };
+    let status = labels::status(n.status).render(l);
     html! {
         <div class="node-panel" data-panel-node={node_name(r.id)}>
             <div class="row spread">
                 <h3>{ format!("{} — {role}", node_name(r.id)) }</h3>
-                <button class="link-btn" onclick={close} aria-label="close node details">{ "close" }</button>
+                <button class="link-btn" onclick={close} aria-label={tr!(l, "ui.node.close_aria")}>{ tr!(l, "ui.close") }</button>
             </div>
             { actions(v, n) }
             if let Some(req) = latest {
-                <div class="latest big">{ "latest request: " }{ request_line(req) }</div>
+                <div class="latest big">{ tr!(l, "ui.node.latest") }{ request_line(l, req) }</div>
             }
             <table class="kv">
-                { row("status", n.status.name().to_string(), "misconfigured") }
-                { row("role", r.role.name().to_string(), r.role.name()) }
-                { row("term", r.term.to_string(), "term") }
-                { row("vote", node_name(r.vote), "vote") }
-                { row("follows", node_name(r.lead), "leader") }
-                { row("last index", format!("{} (term {})", r.log.last_index(), r.log.last_term()), "commit") }
-                { row("commit", r.log.committed.to_string(), "commit") }
-                { row("applied", r.log.applied.to_string(), "applied") }
-                { row("snapshot", format!("up to {} (term {})", r.log.snapshot.index, r.log.snapshot.term), "snapshot") }
-                { row("election timer", format!("{} of {} ticks", r.election_elapsed, r.randomized_election_timeout), "election timer") }
-                { row("its configuration", r.trk.config.describe(), "quorum") }
-                { row("key-value state", kv, "applied") }
+                { row(tr!(l, "ui.node.status"), status, "misconfigured") }
+                { row(tr!(l, "ui.node.role"), role_name, r.role.name()) }
+                { row(tr!(l, "ui.node.term"), r.term.to_string(), "term") }
+                { row(tr!(l, "ui.node.vote"), node_name(r.vote), "vote") }
+                { row(tr!(l, "ui.node.follows"), node_name(r.lead), "leader") }
+                { row(tr!(l, "ui.node.last_index"), tr!(l, "ui.node.index_term", index = r.log.last_index(), term = r.log.last_term()), "commit") }
+                { row(tr!(l, "ui.node.commit"), r.log.committed.to_string(), "commit") }
+                { row(tr!(l, "ui.node.applied"), r.log.applied.to_string(), "applied") }
+                { row(tr!(l, "ui.node.snapshot"), tr!(l, "ui.node.up_to", index = r.log.snapshot.index, term = r.log.snapshot.term), "snapshot") }
+                { row(tr!(l, "ui.node.election_timer"), tr!(l, "ui.node.ticks_of", elapsed = r.election_elapsed, timeout = r.randomized_election_timeout), "election timer") }
+                { row(tr!(l, "ui.node.its_config"), r.trk.config.describe(), "quorum") }
+                { row(tr!(l, "ui.node.kv"), kv, "applied") }
             </table>
         </div>
     }

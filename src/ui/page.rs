@@ -5,6 +5,7 @@
 //! step controls. Narrow screens get one column, drawing first, with the lesson in a bar
 //! fixed at the bottom. Embeds show the stage and the lesson dock.
 
+use crate::tr;
 use yew::prelude::*;
 
 use super::app::{Msg, Theme, View};
@@ -59,8 +60,8 @@ fn notice(v: &View) -> Html {
     };
     html! {
         <div class="notice" role="alert" data-notice="">
-            <span>{ n.clone() }</span>
-            <button aria-label="dismiss this message" onclick={v.link.callback(|_| Msg::DismissNotice)}>{ "✕" }</button>
+            <span>{ n.render(v.ui.lang) }</span>
+            <button aria-label={tr!(v.ui.lang, "ui.page.dismiss")} onclick={v.link.callback(|_| Msg::DismissNotice)}>{ "✕" }</button>
         </div>
     }
 }
@@ -68,6 +69,7 @@ fn notice(v: &View) -> Html {
 /// The drawing with its overlays (legend, the selected message's card, view toggles).
 fn stage_picture(v: &View) -> Html {
     let link = v.link;
+    let l = v.ui.lang;
     html! {
         <div class="cluster-wrap">
             { cluster_view::render(v) }
@@ -75,9 +77,9 @@ fn stage_picture(v: &View) -> Html {
             <div class="view-toggles">
                 if !v.ui.embed {
                     <button class="icon" onclick={link.callback(|_| Msg::Presenter(None))}
-                        aria-label={if v.ui.presenter { "leave presenter mode" } else { "presenter mode" }}
+                        aria-label={if v.ui.presenter { tr!(l, "ui.page.leave_presenter") } else { tr!(l, "ui.page.presenter") }}
                         aria-pressed={v.ui.presenter.to_string()}
-                        title={format!("presenter mode: only the picture, the narration and the step controls{}", keys::hint("p"))}>
+                        title={format!("{}{}", tr!(l, "ui.page.presenter_tip"), keys::hint(l, "p"))}>
                         { if v.ui.presenter { "⤡" } else { "⤢" } }
                     </button>
                 }
@@ -97,7 +99,7 @@ fn stage(v: &View) -> Html {
         };
     }
     html! {
-        <section class="stage" aria-label="cluster">
+        <section class="stage" aria-label={tr!(v.ui.lang, "ui.page.stage_aria")}>
             { stage_picture(v) }
             { config_view::render(v) }
             if !v.ui.presenter && !v.ui.embed {
@@ -111,6 +113,7 @@ fn stage(v: &View) -> Html {
 /// The app.
 pub fn render(v: &View) -> Html {
     let ui = v.ui;
+    let l = ui.lang;
     let theme = theme_class(ui.theme);
     let lesson = v.scenario.is_some();
     if ui.embed {
@@ -123,13 +126,13 @@ pub fn render(v: &View) -> Html {
                 { notice(v) }
                 <div class="embed-bar">
                     if !lesson {
-                        <button class="play" aria-label={if running { "pause" } else { "play" }}
+                        <button class="play" aria-label={if running { tr!(l, "ui.tb.pause_aria") } else { tr!(l, "ui.tb.play_aria") }}
                             onclick={link.callback(|_| Msg::TogglePlay)}>
                             { if running { "❚❚" } else { "▶" } }
                         </button>
                     }
-                    <span class="clock">{ format!("t = {:.1} s", v.sim.now as f64 / 1000.0) }</span>
-                    <a href={full_app_url()} target="_blank" rel="noopener">{ "open in raftlab" }</a>
+                    <span class="clock">{ tr!(l, "ui.page.clock", time = format!("{:.1}", v.sim.now as f64 / 1000.0)) }</span>
+                    <a href={full_app_url()} target="_blank" rel="noopener">{ tr!(l, "ui.page.open_full") }</a>
                 </div>
                 <main class="main">
                     { stage(v) }
@@ -160,7 +163,7 @@ pub fn render(v: &View) -> Html {
             { notice(v) }
             <main class="main">
                 { stage(v) }
-                <aside class="side" aria-label="lesson and controls">
+                <aside class="side" aria-label={tr!(l, "ui.page.side_aria")}>
                     if lesson {
                         { lesson_view::dock(v) }
                     } else if ui.presenter {
@@ -171,14 +174,14 @@ pub fn render(v: &View) -> Html {
                     if side_controls {
                         <div class="side-head">
                             <button class="link-btn" onclick={link.callback(|_| Msg::Controls(Some(false)))}
-                                aria-label="hide controls" title="more room for the picture">{ "hide controls ⇥" }</button>
+                                aria-label={tr!(l, "ui.page.hide_controls_aria")} title={tr!(l, "ui.page.hide_controls_tip")}>{ tr!(l, "ui.page.hide_controls") }</button>
                         </div>
                         { tabs::render(v) }
                         { progress_view::render(v) }
                         { event_log::render(v) }
                     } else if !ui.presenter {
                         <button class="show-controls" onclick={link.callback(|_| Msg::Controls(Some(true)))}
-                            aria-label="show the controls">{ "⇤ controls" }</button>
+                            aria-label={tr!(l, "ui.page.show_controls_aria")}>{ tr!(l, "ui.page.show_controls") }</button>
                     }
                 </aside>
             </main>

@@ -12,6 +12,8 @@ use crate::sim::player::LineStatus;
 use crate::sim::presets::PRESETS;
 use crate::sim::scenario::Stmt;
 
+use crate::tr;
+
 use super::app::{Msg, View};
 use super::dom;
 use super::forms::Field;
@@ -20,6 +22,7 @@ use super::lesson_view;
 
 fn loaders(v: &View) -> Html {
     let f = &v.ui.forms;
+    let l = v.ui.lang;
     let link = v.link;
     let choose = link.callback(|e: Event| {
         let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
@@ -28,13 +31,13 @@ fn loaders(v: &View) -> Html {
     let options = PRESETS
         .iter()
         .map(|p| {
-            html! { <option value={p.id} selected={f.preset == p.id} title={p.description()}>{ format!("{} — {}", p.id, p.title()) }</option> }
+            html! { <option value={p.id} selected={f.preset == p.id} title={p.description_in(l)}>{ format!("{} — {}", p.id, p.title_in(l)) }</option> }
         })
         .collect::<Html>();
     let description = PRESETS
         .iter()
         .find(|p| p.id == f.preset)
-        .map(|p| p.description())
+        .map(|p| p.description_in(l))
         .unwrap_or("");
     let load_preset = link.callback(|_| Msg::LoadPreset);
     let file_cb = link.callback(|r: Result<(String, String), String>| match r {
@@ -61,27 +64,27 @@ fn loaders(v: &View) -> Html {
     html! {
         <div class="loaders">
             <fieldset>
-                <legend>{ "Narrated presets" }</legend>
+                <legend>{ tr!(l, "ui.pl.presets") }</legend>
                 <div class="row wrap">
-                    <select onchange={choose} aria-label="preset">
-                        <option value="" selected={f.preset.is_empty()}>{ "choose a lesson…" }</option>
+                    <select onchange={choose} aria-label={tr!(l, "ui.pl.preset_aria")}>
+                        <option value="" selected={f.preset.is_empty()}>{ tr!(l, "ui.pl.choose") }</option>
                         { options }
                     </select>
-                    <button class="primary" onclick={load_preset} aria-label="load preset">{ "Load" }</button>
+                    <button class="primary" onclick={load_preset} aria-label={tr!(l, "ui.pl.load_aria")}>{ tr!(l, "ui.pl.load") }</button>
                 </div>
                 if !description.is_empty() {
                     <p class="hint">{ description }</p>
                 }
             </fieldset>
             <fieldset>
-                <legend>{ "Open a .scn file" }</legend>
-                <input type="file" accept=".scn,text/plain" onchange={on_file} aria-label="open scenario file" />
+                <legend>{ tr!(l, "ui.pl.open_file") }</legend>
+                <input type="file" accept=".scn,text/plain" onchange={on_file} aria-label={tr!(l, "ui.pl.open_file_aria")} />
             </fieldset>
             <fieldset>
-                <legend>{ "Or paste one" }</legend>
-                <textarea rows="4" value={f.paste.clone()} oninput={paste} aria-label="scenario text"
+                <legend>{ tr!(l, "ui.pl.paste") }</legend>
+                <textarea rows="4" value={f.paste.clone()} oninput={paste} aria-label={tr!(l, "ui.pl.paste_aria")}
                     placeholder={"cluster 3 seed=1\nawait leader != none within 40\nsay A leader!"} />
-                <button onclick={load_paste} aria-label="load pasted scenario">{ "Load pasted" }</button>
+                <button onclick={load_paste} aria-label={tr!(l, "ui.pl.load_pasted_aria")}>{ tr!(l, "ui.pl.load_pasted") }</button>
             </fieldset>
         </div>
     }
@@ -97,6 +100,7 @@ fn is_check(stmt: &Stmt) -> bool {
 
 fn script(v: &View, s: &Lesson) -> Html {
     let p = &s.player;
+    let l = v.ui.lang;
     let link = v.link;
     let results: BTreeMap<usize, &LineStatus> =
         p.results().iter().map(|r| (r.line, &r.status)).collect();
@@ -138,7 +142,7 @@ fn script(v: &View, s: &Lesson) -> Html {
                     <span class="mark">{ mark }</span>
                     <code class="src">{ line.text.clone() }</code>
                     if can_run_to {
-                        <button class="link-btn run-to" onclick={run_to} aria-label={format!("run to line {}", line.lineno)}>{ "run to here" }</button>
+                        <button class="link-btn run-to" onclick={run_to} aria-label={tr!(l, "ui.pl.run_to_aria", line = line.lineno)}>{ tr!(l, "ui.pl.run_to") }</button>
                     }
                     if let Some(w) = why {
                         <div class="why">{ w }</div>
@@ -156,25 +160,25 @@ fn script(v: &View, s: &Lesson) -> Html {
             <div class="row spread">
                 <h3>{ s.name.clone() }</h3>
                 <button class="link-btn" onclick={link.callback(|_| Msg::PlayerClose)}
-                    aria-label="close the scenario and keep playing freely">{ "close" }</button>
+                    aria-label={tr!(l, "ui.pl.close_aria")}>{ tr!(l, "ui.close") }</button>
             </div>
             <div class="row wrap">
-                <button onclick={link.callback(|_| Msg::PlayerStep)} disabled={done} title="run one scenario line">{ "Step line" }</button>
+                <button onclick={link.callback(|_| Msg::PlayerStep)} disabled={done} title={tr!(l, "ui.pl.step_tip")}>{ tr!(l, "ui.pl.step") }</button>
                 <button onclick={link.callback(|_| Msg::PlayerContinue)} disabled={done}
-                    aria-label="run to next pause" title="run to the next narration at once, without animation">{ "Run to next pause" }</button>
-                <button onclick={link.callback(|_| Msg::PlayerRunTo(usize::MAX))} disabled={done} aria-label="run all lines">{ "Run all" }</button>
+                    aria-label={tr!(l, "ui.pl.next_pause_aria")} title={tr!(l, "ui.pl.next_pause_tip")}>{ tr!(l, "ui.pl.next_pause") }</button>
+                <button onclick={link.callback(|_| Msg::PlayerRunTo(usize::MAX))} disabled={done} aria-label={tr!(l, "ui.pl.run_all_aria")}>{ tr!(l, "ui.pl.run_all") }</button>
                 <span class="progress-text">
-                    { format!("{at} of {total} lines run") }
+                    { tr!(l, "ui.pl.lines_run", at = at, total = total) }
                     if failures > 0 {
-                        <span class="error">{ format!(" · {failures} failed") }</span>
+                        <span class="error">{ tr!(l, "ui.pl.failed", n = failures) }</span>
                     } else if done {
-                        <span class="ok">{ " · all passed" }</span>
+                        <span class="ok">{ tr!(l, "ui.pl.all_passed") }</span>
                     }
                 </span>
             </div>
             <details class="show-script">
-                <summary>{ "show script" }</summary>
-                <ol class="lines" tabindex="0" aria-label="scenario lines">{ lines }</ol>
+                <summary>{ tr!(l, "ui.pl.show_script") }</summary>
+                <ol class="lines" tabindex="0" aria-label={tr!(l, "ui.pl.lines_aria")}>{ lines }</ol>
             </details>
         </div>
     }
@@ -182,10 +186,11 @@ fn script(v: &View, s: &Lesson) -> Html {
 
 /// The panel.
 pub fn render(v: &View) -> Html {
+    let l = v.ui.lang;
     html! {
         <div class="player-panel">
             if let Some(e) = &v.ui.script_error {
-                <p class="error" role="alert" data-script-error="">{ e.clone() }</p>
+                <p class="error" role="alert" data-script-error="">{ e.render(l) }</p>
             }
             if let Some(s) = v.scenario {
                 { script(v, s) }
@@ -194,7 +199,7 @@ pub fn render(v: &View) -> Html {
                 { lesson_view::lesson_list(v) }
             }
             <details open={v.scenario.is_none()}>
-                <summary>{ "Open a scenario" }</summary>
+                <summary>{ tr!(l, "ui.pl.open") }</summary>
                 { loaders(v) }
             </details>
         </div>

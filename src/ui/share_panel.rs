@@ -3,41 +3,53 @@
 
 use yew::prelude::*;
 
+use crate::tr;
+
 use super::app::{Msg, View};
 
 /// The panel.
 pub fn render(v: &View) -> Html {
     let link = v.link;
+    let l = v.ui.lang;
     let scn = v.tl.export_scn();
     let actions = v.tl.actions().len();
     let embed = v.ui.share_link.as_ref().map(|l| match l.split_once('#') {
-        Some((base, hash)) => format!("{base}?embed=1#{hash}"),
-        None => format!("{l}?embed=1"),
+        Some((base, hash)) => format!("{base}{}embed=1#{hash}", query_sep(base)),
+        None => format!("{l}{}embed=1", query_sep(l)),
     });
     html! {
         <div class="share-panel">
             <p class="hint">
-                { format!("This run: {} recorded action{} — options, seed and every action with its time, so it replays identically here and in `raftlab run`.", actions, if actions == 1 { "" } else { "s" }) }
+                { if actions == 1 { tr!(l, "ui.share.one_action").to_string() } else { tr!(l, "ui.share.actions", n = actions) } }
             </p>
             <div class="row wrap">
-                <button onclick={link.callback(|_| Msg::ExportScn)} aria-label="export .scn" title="download the run as a scenario file">{ "⬇ Export .scn" }</button>
-                <button onclick={link.callback(|_| Msg::ExportTrace)} aria-label="event trace JSON" title="download the event trace as JSON">{ "⬇ Event trace JSON" }</button>
-                <button class="primary" onclick={link.callback(|_| Msg::ShareLink)} aria-label="share link" title="make a link that replays this run">{ "Share link" }</button>
+                <button onclick={link.callback(|_| Msg::ExportScn)} aria-label={tr!(l, "ui.share.export_scn_aria")} title={tr!(l, "ui.share.export_scn_tip")}>{ tr!(l, "ui.share.export_scn") }</button>
+                <button onclick={link.callback(|_| Msg::ExportTrace)} aria-label={tr!(l, "ui.share.export_trace_aria")} title={tr!(l, "ui.share.export_trace_tip")}>{ tr!(l, "ui.share.export_trace") }</button>
+                <button class="primary" onclick={link.callback(|_| Msg::ShareLink)} aria-label={tr!(l, "ui.share.make_link_aria")} title={tr!(l, "ui.share.make_link_tip")}>{ tr!(l, "ui.share.make_link") }</button>
             </div>
             if let Some(url) = &v.ui.share_link {
-                <label class="field block">{ "share link (copied to the clipboard when allowed)" }
-                    <input type="text" readonly=true value={url.clone()} aria-label="share link" data-share-link="" />
+                <label class="field block">{ tr!(l, "ui.share.link_label") }
+                    <input type="text" readonly=true value={url.clone()} aria-label={tr!(l, "ui.share.link_aria")} data-share-link="" />
                 </label>
             }
             if let Some(url) = embed {
-                <label class="field block">{ "embed link (cluster and logs only)" }
-                    <input type="text" readonly=true value={url} aria-label="embed link" />
+                <label class="field block">{ tr!(l, "ui.share.embed_label") }
+                    <input type="text" readonly=true value={url} aria-label={tr!(l, "ui.share.embed_aria")} />
                 </label>
             }
             <details>
-                <summary>{ "the run as a scenario" }</summary>
-                <pre class="scn-preview" data-export-scn="" tabindex="0" aria-label="exported scenario">{ scn }</pre>
+                <summary>{ tr!(l, "ui.share.as_scenario") }</summary>
+                <pre class="scn-preview" data-export-scn="" tabindex="0" aria-label={tr!(l, "ui.share.exported_aria")}>{ scn }</pre>
             </details>
         </div>
+    }
+}
+
+/// `&` when `url` already has a query, else `?`.
+fn query_sep(url: &str) -> char {
+    if url.contains('?') {
+        '&'
+    } else {
+        '?'
     }
 }

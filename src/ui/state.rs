@@ -39,7 +39,7 @@ pub enum Theme {
 pub struct LastAction {
     pub scn: String,
     pub etcdctl: Option<String>,
-    pub error: Option<String>,
+    pub error: Option<crate::i18n::Msg>,
     pub at: u64,
 }
 
@@ -57,8 +57,8 @@ pub struct Ui {
     pub help: bool,
     pub forms: Forms,
     pub history: Vec<LastAction>,
-    pub notice: Option<String>,
-    pub script_error: Option<String>,
+    pub notice: Option<crate::i18n::Msg>,
+    pub script_error: Option<crate::i18n::Msg>,
     pub share_link: Option<String>,
     pub embed: bool,
     /// Only the picture, the narration and the step controls (key `p`).
@@ -73,6 +73,8 @@ pub struct Ui {
     pub frame_ms: f64,
     /// How many log columns (the newest) are drawn.
     pub log_cols: u64,
+    /// The language everything is shown in.
+    pub lang: crate::i18n::Lang,
     /// The last step's event and what it changed, in words.
     pub step_line: Option<String>,
     /// Whether the person changed the event filters (until then, stepping shows every kind).
@@ -113,6 +115,8 @@ pub enum Msg {
     ToggleKind(EventKind),
     AllKinds(bool),
     Theme,
+    /// Show everything in this language (the run, selection and lesson position stay).
+    Lang(crate::i18n::Lang),
     Help(Option<bool>),
     Escape,
     LoadScript(String, String),

@@ -5,19 +5,20 @@ use yew::prelude::*;
 use super::app::{Msg, Tab, View};
 use super::{client_panel, membership_panel, network_panel, node_panel, player_panel, share_panel};
 
-const TABS: [(Tab, &str); 6] = [
-    (Tab::Node, "Node"),
-    (Tab::Network, "Network"),
-    (Tab::Members, "Membership"),
-    (Tab::Client, "Client"),
-    (Tab::Scenario, "Scenario"),
-    (Tab::Share, "Export / share"),
+/// (tab, its English name for `data-tab`, its catalog key).
+const TABS: [(Tab, &str, &str); 6] = [
+    (Tab::Node, "Node", "ui.tab.node"),
+    (Tab::Network, "Network", "ui.tab.network"),
+    (Tab::Members, "Membership", "ui.tab.membership"),
+    (Tab::Client, "Client", "ui.tab.client"),
+    (Tab::Scenario, "Scenario", "ui.tab.scenario"),
+    (Tab::Share, "Export / share", "ui.tab.share"),
 ];
 
-fn tab_name(t: Tab) -> String {
+fn tab_name(lang: crate::i18n::Lang, t: Tab) -> String {
     TABS.iter()
-        .find(|(x, _)| *x == t)
-        .map(|(_, l)| format!("{l} panel"))
+        .find(|(x, _, _)| *x == t)
+        .map(|(_, _, key)| crate::tr!(lang, "ui.tab.panel", name = crate::i18n::text(lang, key)))
         .unwrap_or_default()
 }
 
@@ -25,13 +26,13 @@ fn tab_name(t: Tab) -> String {
 pub fn render(v: &View) -> Html {
     let bar = TABS
         .iter()
-        .map(|(t, label)| {
+        .map(|(t, name, key)| {
             let t = *t;
             let on = v.ui.tab == t;
             let onclick = v.link.callback(move |_| Msg::Tab(t));
             html! {
                 <button role="tab" class={classes!("tab", on.then_some("on"))} aria-selected={on.to_string()}
-                    {onclick} data-tab={label.to_lowercase()}>{ *label }</button>
+                    {onclick} data-tab={name.to_lowercase()}>{ crate::i18n::text(v.ui.lang, key) }</button>
             }
         })
         .collect::<Html>();
@@ -44,9 +45,9 @@ pub fn render(v: &View) -> Html {
         Tab::Share => share_panel::render(v),
     };
     html! {
-        <section class="tabs panel" aria-label="actions">
+        <section class="tabs panel" aria-label={crate::tr!(v.ui.lang, "ui.tab.aria")}>
             <div class="tab-bar" role="tablist">{ bar }</div>
-            <div class="tab-body" role="tabpanel" tabindex="0" aria-label={tab_name(v.ui.tab)}>{ body }</div>
+            <div class="tab-body" role="tabpanel" tabindex="0" aria-label={tab_name(v.ui.lang, v.ui.tab)}>{ body }</div>
         </section>
     }
 }

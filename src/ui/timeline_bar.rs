@@ -8,7 +8,9 @@ use yew::TargetCast;
 use crate::sim::event::EventKind;
 
 use super::app::{Msg, View};
-use super::glossary::tip;
+use crate::tr;
+
+use super::glossary::tip_in as tip;
 use super::keys;
 use super::style::secs;
 
@@ -18,6 +20,7 @@ const MAX_MARKERS: usize = 300;
 /// The bar.
 pub fn render(v: &View) -> Html {
     let link = v.link;
+    let l = v.ui.lang;
     let tl = v.tl;
     let head = tl.head_time().max(v.sim.now).max(1);
     let now = v.sim.now;
@@ -38,10 +41,11 @@ pub fn render(v: &View) -> Html {
             let t = m.time;
             let left = t as f64 * 100.0 / head as f64;
             let go = link.callback(move |_| Msg::Seek(t));
+            let label = m.msg.render(l);
             html! {
                 <button class={classes!("marker", format!("k-{}", m.kind.name()))}
                     style={format!("left:{left:.2}%")} onclick={go}
-                    title={format!("{}: {}", secs(t), m.label)} aria-label={format!("go to {}: {}", secs(t), m.label)}></button>
+                    title={format!("{}: {}", secs(t), label)} aria-label={tr!(l, "ui.tl.go_to", time = secs(t), label = label)}></button>
             }
         })
         .collect::<Html>();
@@ -51,24 +55,24 @@ pub fn render(v: &View) -> Html {
     });
     html! {
         <>
-        <div class="timeline" role="group" aria-label="timeline" title={tip("time travel")}>
-            <button onclick={link.callback(|_| Msg::BackTick)} aria-label="step back one tick" title="back one tick (←)">{ "◀ tick" }</button>
-            <button onclick={link.callback(|_| Msg::BackEvent)} aria-label="step back one event" title="back one event (shift+←)">{ "◀ event" }</button>
+        <div class="timeline" role="group" aria-label={tr!(l, "ui.tl.aria")} title={tip(l, "time travel")}>
+            <button onclick={link.callback(|_| Msg::BackTick)} aria-label={tr!(l, "ui.tl.back_tick_aria")} title={tr!(l, "ui.tl.back_tick_tip")}>{ tr!(l, "ui.tl.back_tick") }</button>
+            <button onclick={link.callback(|_| Msg::BackEvent)} aria-label={tr!(l, "ui.tl.back_event_aria")} title={tr!(l, "ui.tl.back_event_tip")}>{ tr!(l, "ui.tl.back_event") }</button>
             <div class="scrub">
                 <div class="markers">{ marks }</div>
                 <input type="range" min="0" max={head.to_string()} step="1" value={now.to_string()}
-                    oninput={seek} aria-label="simulated time" data-scrubber="" />
+                    oninput={seek} aria-label={tr!(l, "ui.tl.time_aria")} data-scrubber="" />
             </div>
-            <button onclick={link.callback(|_| Msg::StepEvent)} aria-label="step one event" title="one event (shift+→)">{ "event ▶" }</button>
-            <button onclick={link.callback(|_| Msg::StepTick)} aria-label="step one tick" title="one tick (→)">{ "tick ▶" }</button>
+            <button onclick={link.callback(|_| Msg::StepEvent)} aria-label={tr!(l, "ui.tl.event_aria")} title={tr!(l, "ui.tl.event_tip")}>{ tr!(l, "ui.tl.event") }</button>
+            <button onclick={link.callback(|_| Msg::StepTick)} aria-label={tr!(l, "ui.tl.tick_aria")} title={tr!(l, "ui.tl.tick_tip")}>{ tr!(l, "ui.tl.tick") }</button>
             <button class="next-change" onclick={link.callback(|_| Msg::NextChange)} data-next-change=""
-                title={format!("step past quiet timer ticks to the next message, role, term or commit change, or refusal{}", keys::hint("n"))}>
-                { "next change ▶▶" }</button>
+                title={format!("{}{}", tr!(l, "ui.tl.next_change_tip"), keys::hint(l, "n"))}>
+                { tr!(l, "ui.tl.next_change") }</button>
             <span class="times">{ format!("{} / {}", secs(now), secs(tl.head_time())) }</span>
             if past {
                 <span class="past" data-past="">
-                    { "viewing the past — acting here starts a new future " }
-                    <button onclick={link.callback(|_| Msg::Live)} title="back to the present">{ "back to now" }</button>
+                    { tr!(l, "ui.tl.past") }
+                    <button onclick={link.callback(|_| Msg::Live)} title={tr!(l, "ui.tl.live_aria")}>{ tr!(l, "ui.tl.live") }</button>
                 </span>
             }
         </div>

@@ -8,29 +8,32 @@ use yew::TargetCast;
 use super::app::{Msg, Theme, View};
 use super::event_log;
 use super::forms::Field;
-use super::glossary::tip;
+use crate::i18n::Lang;
+use crate::tr;
+
+use super::glossary::tip_in as tip;
 use super::pace::{Pace, FIXED};
 use super::style::secs;
 
-fn speed_label(s: f64) -> String {
+fn speed_label(l: Lang, s: f64) -> String {
     if s < 1.0 {
-        format!("{s}× slow")
+        tr!(l, "ui.tb.slow", s = s)
     } else {
-        format!("{s}×")
+        tr!(l, "ui.tb.times", s = s)
     }
 }
 
 /// "Teaching pace" and the fixed speeds.
-fn pace_options(current: Pace) -> Html {
+fn pace_options(l: Lang, current: Pace) -> Html {
     let teach = html! {
         <option value="teach" selected={current == Pace::Teach}
-            title="slow motion while the protocol acts, faster while only heartbeats fly">{ "teaching pace" }</option>
+            title={tr!(l, "ui.tb.teach_tip")}>{ tr!(l, "ui.tb.teach") }</option>
     };
     let fixed = FIXED
         .iter()
         .map(|s| {
             let on = matches!(current, Pace::Fixed(c) if (c - *s).abs() < 1e-9);
-            html! { <option value={s.to_string()} selected={on}>{ speed_label(*s) }</option> }
+            html! { <option value={s.to_string()} selected={on}>{ speed_label(l, *s) }</option> }
         })
         .collect::<Html>();
     html! { <>{ teach }{ fixed }</> }
@@ -42,7 +45,7 @@ fn switch(v: &View, name: &'static str, label: &'static str, on: bool, concept: 
         Msg::Set(name, if input.checked() { "on" } else { "off" }.to_string())
     });
     html! {
-        <label class="switch" title={tip(concept).to_string()}>
+        <label class="switch" title={tip(v.ui.lang, concept).to_string()}>
             <input type="checkbox" checked={on} {onchange} aria-label={label} data-option={name} />
             { label }
         </label>
@@ -53,6 +56,7 @@ fn switch(v: &View, name: &'static str, label: &'static str, on: bool, concept: 
 /// brings its own defaults (etcd 3.4 turns pre-vote off), so the switches below follow it.
 fn etcd_fields(v: &View) -> Html {
     let o = &v.sim.opts;
+    let l = v.ui.lang;
     let pick = |name: &'static str| {
         v.link.callback(move |e: Event| {
             let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
@@ -75,13 +79,13 @@ fn etcd_fields(v: &View) -> Html {
         .collect::<Html>();
     html! {
         <div class="row">
-            <label class="field" title="the etcd release followed: 3.4 has pre-vote off by default; see docs/etcd-versions.md">
+            <label class="field" title={tr!(l, "ui.tb.etcd_tip")}>
                 { "etcd " }
-                <select onchange={pick("etcd")} aria-label="etcd release" data-option="etcd">{ releases }</select>
+                <select onchange={pick("etcd")} aria-label={tr!(l, "ui.tb.etcd_aria")} data-option="etcd">{ releases }</select>
             </label>
-            <label class="field" title="how long a client waits before etcdctl's 'context deadline exceeded' (--command-timeout)">
-                { "request timeout " }
-                <select onchange={pick("request-timeout")} aria-label="request timeout" data-option="request-timeout">{ waits }</select>
+            <label class="field" title={tr!(l, "ui.tb.timeout_tip")}>
+                { tr!(l, "ui.tb.timeout") }
+                <select onchange={pick("request-timeout")} aria-label={tr!(l, "ui.tb.timeout_aria")} data-option="request-timeout">{ waits }</select>
             </label>
         </div>
     }
@@ -90,6 +94,7 @@ fn etcd_fields(v: &View) -> Html {
 /// The toolbar.
 pub fn render(v: &View) -> Html {
     let ui = v.ui;
+    let l = ui.lang;
     let sim = v.sim;
     let link = v.link;
     let play = link.callback(|_| Msg::TogglePlay);
@@ -100,7 +105,7 @@ pub fn render(v: &View) -> Html {
             None => Msg::None,
         }
     });
-    let options = pace_options(ui.pace);
+    let options = pace_options(l, ui.pace);
     let teach = ui.pace == Pace::Teach;
     let fast =
         link.callback(move |_| Msg::Pace(if teach { Pace::Fixed(5.0) } else { Pace::Teach }));
@@ -131,56 +136,56 @@ pub fn render(v: &View) -> Html {
     let theme = link.callback(|_| Msg::Theme);
     let help = link.callback(|_| Msg::Help(Some(true)));
     let theme_label = match ui.theme {
-        Theme::Auto => "theme: system",
-        Theme::Light => "theme: light",
-        Theme::Dark => "theme: dark",
+        Theme::Auto => tr!(l, "ui.tb.theme_system"),
+        Theme::Light => tr!(l, "ui.tb.theme_light"),
+        Theme::Dark => tr!(l, "ui.tb.theme_dark"),
     };
     let o = &sim.opts;
     html! {
-        <header class="toolbar" role="toolbar" aria-label="run controls">
-            <h1 class="brand" title="an interactive Raft consensus lab">{ "raftlab" }</h1>
+        <header class="toolbar" role="toolbar" aria-label={tr!(l, "ui.tb.aria")}>
+            <h1 class="brand" title={tr!(l, "ui.tb.brand_tip")}>{ "raftlab" }</h1>
             <div class="group">
                 <button class={classes!("play", running.then_some("on"))} onclick={play}
-                    aria-label={if running { "pause" } else { "play" }} data-playing={running.to_string()}
-                    title="play / pause (space); during a lesson it plays the lesson">
-                    { if running { "❚❚ Pause" } else { "▶ Play" } }
+                    aria-label={if running { tr!(l, "ui.tb.pause_aria") } else { tr!(l, "ui.tb.play_aria") }} data-playing={running.to_string()}
+                    title={tr!(l, "ui.tb.play_tip")}>
+                    { if running { tr!(l, "ui.tb.pause") } else { tr!(l, "ui.tb.play") } }
                 </button>
                 <label class="field">
-                    <span class="wide-only">{ "speed " }</span>
-                    <select onchange={speed} aria-label="speed">{ options }</select>
+                    <span class="wide-only">{ tr!(l, "ui.tb.speed") }</span>
+                    <select onchange={speed} aria-label={tr!(l, "ui.tb.speed_aria")}>{ options }</select>
                 </label>
-                <button class="fast" onclick={fast} aria-label={if teach { "fast pace" } else { "slow, teaching pace" }}
-                    title={if teach { "5× real time" } else { "back to the teaching pace" }}>
-                    { if teach { "▶▶ fast" } else { "slow" } }
+                <button class="fast" onclick={fast} aria-label={if teach { tr!(l, "ui.tb.fast_aria") } else { tr!(l, "ui.tb.slow_aria") }}
+                    title={if teach { tr!(l, "ui.tb.fast_tip") } else { tr!(l, "ui.tb.back_teach_tip") }}>
+                    { if teach { tr!(l, "ui.tb.fast") } else { tr!(l, "ui.tb.slow_btn") } }
                 </button>
-                <span class="clock" title="simulated time; a tick is 100 ms">
-                    { format!("t = {} · tick {}", secs(sim.now), sim.now / 100) }
+                <span class="clock" title={tr!(l, "ui.tb.clock_tip")}>
+                    { tr!(l, "ui.tb.clock", time = secs(sim.now), tick = sim.now / 100) }
                 </span>
             </div>
             <details class="group options">
-                <summary aria-label="cluster options">{ "⚙ cluster" }</summary>
+                <summary aria-label={tr!(l, "ui.tb.options_aria")}>{ tr!(l, "ui.tb.options") }</summary>
                 <div class="switches">
                     <div class="row">
                         <label class="field">
-                            { "nodes " }
-                            <select onchange={set_n} aria-label="number of nodes">{ n_opts }</select>
+                            { tr!(l, "ui.tb.nodes") }
+                            <select onchange={set_n} aria-label={tr!(l, "ui.tb.nodes_aria")}>{ n_opts }</select>
                         </label>
                         <label class="field">
-                            { "seed " }
-                            <input class="num" type="number" min="0" value={ui.forms.reset_seed.clone()} oninput={set_seed} aria-label="seed" />
+                            { tr!(l, "ui.tb.seed") }
+                            <input class="num" type="number" min="0" value={ui.forms.reset_seed.clone()} oninput={set_seed} aria-label={tr!(l, "ui.tb.seed_aria")} />
                         </label>
-                        <button onclick={reset} aria-label="reset the cluster" title="start a new cluster with these nodes and seed">{ "↺ Reset" }</button>
+                        <button onclick={reset} aria-label={tr!(l, "ui.tb.reset_aria")} title={tr!(l, "ui.tb.reset_tip")}>{ tr!(l, "ui.tb.reset") }</button>
                     </div>
                     { etcd_fields(v) }
-                    { switch(v, "prevote", "pre-vote", o.prevote, "pre-vote") }
-                    { switch(v, "checkquorum", "check-quorum", o.checkquorum, "check-quorum") }
-                    { switch(v, "strict-reconfig", "strict reconfig", o.strict_reconfig, "strict reconfig") }
-                    { switch(v, "unsafe-commit", "unsafe commit", o.unsafe_commit, "unsafe commit") }
-                    <label class="field" title={tip("learner-ready")}>
-                        { "learner-ready " }
+                    { switch(v, "prevote", tr!(l, "ui.tb.prevote"), o.prevote, "pre-vote") }
+                    { switch(v, "checkquorum", tr!(l, "ui.tb.checkquorum"), o.checkquorum, "check-quorum") }
+                    { switch(v, "strict-reconfig", tr!(l, "ui.tb.strict"), o.strict_reconfig, "strict reconfig") }
+                    { switch(v, "unsafe-commit", tr!(l, "ui.tb.unsafe"), o.unsafe_commit, "unsafe commit") }
+                    <label class="field" title={tip(l, "learner-ready")}>
+                        { tr!(l, "ui.tb.learner_ready") }
                         <input class="num" type="number" min="0" max="100"
                             value={ui.forms.learner_ready.clone().unwrap_or_else(|| o.learner_ready.to_string())}
-                            oninput={learner_typing} onchange={learner_ready} aria-label="learner-ready threshold percent" />
+                            oninput={learner_typing} onchange={learner_ready} aria-label={tr!(l, "ui.tb.learner_ready_aria")} />
                         { "%" }
                     </label>
                 </div>
@@ -188,7 +193,8 @@ pub fn render(v: &View) -> Html {
             <div class="group end">
                 { event_log::badge(v) }
                 <button onclick={theme} aria-label={theme_label} title={theme_label}>{ "◐" }</button>
-                <button onclick={help} aria-label="help and keyboard shortcuts" title="help (?)">{ "?" }</button>
+                { super::lang_pref::switch(v) }
+                <button onclick={help} aria-label={tr!(l, "ui.tb.help_aria")} title={tr!(l, "ui.tb.help_tip")}>{ "?" }</button>
             </div>
         </header>
     }

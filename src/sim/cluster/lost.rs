@@ -3,6 +3,7 @@
 //! write), the first entry is gone for good (State Machine Safety), and the client is told so
 //! instead of waiting forever.
 
+use crate::i18n::Msg;
 use crate::raft::{Entry, EntryData};
 
 use super::super::client::{Outcome, ReqKind};
@@ -57,12 +58,16 @@ impl Sim {
                 term,
                 by: by.clone(),
             };
-            let label = r.kind.label();
+            let label = super::super::labels::request(&r.kind);
             let via = r.via;
             self.log(
                 via,
                 EventKind::Client,
-                format!("{label} lost: overwritten by term {term} at index {index} ({by})"),
+                Msg::new("ev.req_lost")
+                    .arg("label", label)
+                    .arg("term", term)
+                    .arg("index", index)
+                    .arg("by", by.as_str()),
             );
         }
     }

@@ -3,6 +3,7 @@
 
 use std::cmp::Reverse;
 
+use crate::i18n::Lang;
 use crate::raft::NodeId;
 
 use super::super::network::InFlight;
@@ -79,6 +80,6 @@ impl Sim {
     /// [`Sim::undelivered`] in words ("partitioned", "n4 is killed").
     pub fn drop_reason(&self, f: &InFlight) -> Option<String> {
         self.undelivered(f)
-            .map(|u| super::super::words::undelivered(u, f.msg.from, f.msg.to))
+            .map(|u| super::super::words::undelivered(u, f.msg.from, f.msg.to).render(Lang::En))
     }
 }

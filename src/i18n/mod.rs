@@ -1,0 +1,432 @@
+//! Languages and message catalogs: every sentence a person reads, in English and Simplified
+//! Chinese.
+//!
+//! The catalogs are plain text files compiled into the binary (`en.txt`, `zh.txt`, one
+//! `key = text` per line, `{name}` placeholders). They are parsed once, on first use, into a
+//! sorted table; a lookup is a binary search. A key missing from a catalog falls back to
+//! English and then to the key itself, so a gap shows up as text, never as a panic. The
+//! tests below fail when the two catalogs do not hold the same keys with the same
+//! placeholders, or when the code names a key that no catalog has.
+//!
+//! Why tables rather than Fluent: see `docs/i18n.md`.
+
+pub mod glossary;
+mod msg;
+
+pub use msg::{Arg, Msg};
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+/// A language the lab speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lang {
+    /// English, the language of the source and the fallback for any missing text.
+    #[default]
+    En,
+    /// Simplified Chinese, with the terms of `docs/glossary.zh.md`.
+    Zh,
+}
+
+impl Lang {
+    /// Every language, in the order the switch shows them.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+
+    /// The code used in `?lang=`, `say.zh` and `--lang`: "en" or "zh".
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
+    /// The language's own name, for the switch ("English", "简体中文").
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Zh => "简体中文",
+        }
+    }
+
+    /// The BCP 47 tag for the page's `lang` attribute.
+    pub fn html_tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-Hans",
+        }
+    }
+
+    /// Parses a code or a browser language tag: "en", "en-GB", "zh", "zh-CN", "zh-Hans-SG"
+    /// (case-insensitive). Traditional-Chinese tags (zh-TW, zh-HK, zh-MO, zh-Hant) are not
+    /// taken as Simplified Chinese. Anything else is `None`.
+    pub fn parse(tag: &str) -> Option<Lang> {
+        let t = tag.trim().to_ascii_lowercase().replace('_', "-");
+        let mut parts = t.split('-');
+        match parts.next()? {
+            "en" => Some(Lang::En),
+            "zh" => {
+                let rest: Vec<&str> = parts.collect();
+                let simplified = rest.contains(&"hans");
+                let traditional = rest
+                    .iter()
+                    .any(|p| matches!(*p, "hant" | "tw" | "hk" | "mo"));
+                (simplified || !traditional).then_some(Lang::Zh)
+            }
+            _ => None,
+        }
+    }
+
+    /// The first supported language in a browser's preference list (`navigator.languages`),
+    /// or English.
+    pub fn from_preferences<'a>(tags: impl IntoIterator<Item = &'a str>) -> Lang {
+        tags.into_iter().find_map(Lang::parse).unwrap_or_default()
+    }
+
+    /// The language of a page load: the address's `?lang=` when it names one, else the
+    /// choice remembered from an earlier visit, else the browser's languages, else English.
+    /// A malformed `?lang=` or remembered value is ignored, never an error.
+    pub fn choose<'a>(
+        address: Option<&str>,
+        remembered: Option<&str>,
+        browser: impl IntoIterator<Item = &'a str>,
+    ) -> Lang {
+        let exact = |s: &str| Lang::ALL.into_iter().find(|l| l.code() == s.trim());
+        address
+            .and_then(exact)
+            .or_else(|| remembered.and_then(exact))
+            .unwrap_or_else(|| Lang::from_preferences(browser))
+    }
+
+    fn catalog(self) -> &'static Catalog {
+        static EN: OnceLock<Catalog> = OnceLock::new();
+        static ZH: OnceLock<Catalog> = OnceLock::new();
+        match self {
+            Lang::En => EN.get_or_init(|| Catalog::parse(EN_TEXT).unwrap_or_default()),
+            Lang::Zh => ZH.get_or_init(|| Catalog::parse(ZH_TEXT).unwrap_or_default()),
+        }
+    }
+}
+
+const EN_TEXT: &str = include_str!("en.txt");
+const ZH_TEXT: &str = include_str!("zh.txt");
+
+/// The text for `key` in `lang`: the catalog's, else the English one, else the key itself.
+pub fn text(lang: Lang, key: &str) -> &str {
+    lookup(lang, key).unwrap_or(key)
+}
+
+/// The text for `key` in `lang`, else the English one; `None` when no catalog has the key.
+pub fn lookup(lang: Lang, key: &str) -> Option<&'static str> {
+    lang.catalog()
+        .get(key)
+        .or_else(|| Lang::En.catalog().get(key))
+}
+
+/// The text for `key` in `lang` with each `{name}` replaced by its value in `args`.
+/// A placeholder without a value is left as written.
+pub fn fill(lang: Lang, key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+    substitute(text(lang, key), |name| {
+        args.iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.to_string())
+    })
+}
+
+/// `tr!(lang, "key")` is the text; `tr!(lang, "key", name = value, ...)` fills placeholders.
+#[macro_export]
+macro_rules! tr {
+    ($lang:expr, $key:literal) => {
+        $crate::i18n::text($lang, $key)
+    };
+    ($lang:expr, $key:literal, $($name:ident = $value:expr),+ $(,)?) => {
+        $crate::i18n::fill($lang, $key, &[$((stringify!($name), &$value as &dyn ::std::fmt::Display)),+])
+    };
+}
+
+/// Replaces every `{name}` in `template` by `value(name)` (when it gives one).
+pub(crate) fn substitute(template: &str, mut value: impl FnMut(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) if is_name(&after[..close]) => {
+                let name = &after[..close];
+                match value(name) {
+                    Some(v) => out.push_str(&v),
+                    None => {
+                        out.push('{');
+                        out.push_str(name);
+                        out.push('}');
+                    }
+                }
+                rest = &after[close + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The placeholder names of a template, sorted, without duplicates.
+#[cfg(test)]
+pub(crate) fn placeholders(template: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) if is_name(&after[..close]) => {
+                names.push(&after[..close]);
+                rest = &after[close + 1..];
+            }
+            _ => rest = after,
+        }
+    }
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// One parsed catalog: `(key, text)` sorted by key.
+#[derive(Default)]
+struct Catalog {
+    entries: Vec<(&'static str, Cow<'static, str>)>,
+}
+
+/// A catalog value with its escapes undone: `\s` is a space (values are trimmed, so a space
+/// at either end must be written so), `\n` a line break, `\\` a backslash.
+fn unescape(v: &'static str) -> Cow<'static, str> {
+    if !v.contains('\\') {
+        return Cow::Borrowed(v);
+    }
+    let mut out = String::with_capacity(v.len());
+    let mut chars = v.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('s') => out.push(' '),
+            Some('n') => out.push('\n'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    Cow::Owned(out)
+}
+
+impl Catalog {
+    /// Parses `key = text` lines; `#` lines and blank lines are skipped. A malformed line or
+    /// a key given twice is an error naming the line.
+    fn parse(src: &'static str) -> Result<Catalog, String> {
+        let mut entries = Vec::new();
+        for (i, line) in src.lines().enumerate() {
+            let l = line.trim();
+            if l.is_empty() || l.starts_with('#') {
+                continue;
+            }
+            let (k, v) = l
+                .split_once(" = ")
+                .ok_or_else(|| format!("line {}: expected 'key = text'", i + 1))?;
+            let k = k.trim();
+            if k.is_empty()
+                || !k
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+            {
+                return Err(format!("line {}: bad key '{k}'", i + 1));
+            }
+            entries.push((k, unescape(v.trim())));
+        }
+        entries.sort_by_key(|e| e.0);
+        if let Some(w) = entries.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(format!("key '{}' given twice", w[0].0));
+        }
+        Ok(Catalog { entries })
+    }
+
+    fn get(&self, key: &str) -> Option<&str> {
+        self.entries
+            .binary_search_by(|e| e.0.cmp(key))
+            .ok()
+            .map(|i| &*self.entries[i].1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(lang: Lang) -> Catalog {
+        let src = match lang {
+            Lang::En => EN_TEXT,
+            Lang::Zh => ZH_TEXT,
+        };
+        Catalog::parse(src).unwrap_or_else(|e| panic!("{}.txt: {e}", lang.code()))
+    }
+
+    #[test]
+    fn both_catalogs_hold_the_same_keys_with_the_same_placeholders() {
+        let en = parsed(Lang::En);
+        let zh = parsed(Lang::Zh);
+        let mut problems = Vec::new();
+        for (k, v) in &en.entries {
+            match zh.get(k) {
+                None => problems.push(format!("zh.txt lacks '{k}'")),
+                Some(z) if placeholders(v) != placeholders(z) => problems.push(format!(
+                    "'{k}': en has {:?}, zh has {:?}",
+                    placeholders(v),
+                    placeholders(z)
+                )),
+                Some(z) if z.trim().is_empty() => problems.push(format!("zh '{k}' is empty")),
+                _ => {}
+            }
+        }
+        for (k, _) in &zh.entries {
+            if en.get(k).is_none() {
+                problems.push(format!("en.txt lacks '{k}'"));
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    /// Every key the code names is in the English catalog, and so, by the test above, in
+    /// every catalog. A key is any string literal in `src/` shaped like `section.name` whose
+    /// section is one the catalog uses ("ev.crashed", "ui.tab.log"); this module's own file
+    /// is skipped (its tests hold made-up keys).
+    #[test]
+    fn every_key_the_code_uses_is_in_the_catalog() {
+        let en = parsed(Lang::En);
+        let mut sections: Vec<&str> = en
+            .entries
+            .iter()
+            .filter_map(|(k, _)| k.split_once('.').map(|s| s.0))
+            .collect();
+        sections.dedup();
+        let mut missing = Vec::new();
+        let mut seen = 0;
+        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src"));
+        for (path, src) in rust_sources(root) {
+            if path.ends_with("i18n/mod.rs") {
+                continue;
+            }
+            for key in keys_used(&src, &sections) {
+                seen += 1;
+                if en.get(&key).is_none() {
+                    missing.push(format!("{path}: '{key}'"));
+                }
+            }
+        }
+        assert!(seen > 50, "the scan found only {seen} keys");
+        assert!(
+            missing.is_empty(),
+            "keys not in en.txt:\n{}",
+            missing.join("\n")
+        );
+    }
+
+    fn rust_sources(dir: &std::path::Path) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return out;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(rust_sources(&p));
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                if let Ok(s) = std::fs::read_to_string(&p) {
+                    out.push((p.display().to_string(), s));
+                }
+            }
+        }
+        out
+    }
+
+    /// String literals shaped like a key of one of `sections`.
+    fn keys_used(src: &str, sections: &[&str]) -> Vec<String> {
+        src.split('"')
+            .skip(1)
+            .step_by(2)
+            .filter(|lit| {
+                lit.split_once('.').is_some_and(|(sec, rest)| {
+                    sections.contains(&sec)
+                        && !rest.is_empty()
+                        && rest.chars().all(|c| {
+                            c.is_ascii_lowercase() || c.is_ascii_digit() || "._".contains(c)
+                        })
+                })
+            })
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn the_scan_sees_keys_in_each_form() {
+        let src = r#"tr!(lang, "ev.a"); x => "ev.b_c", Msg::new(if p { "kind.d" } else { "ev" }) "x.y" "ev.Up""#;
+        assert_eq!(
+            keys_used(src, &["ev", "kind"]),
+            ["ev.a", "ev.b_c", "kind.d"]
+        );
+    }
+
+    #[test]
+    fn lookup_falls_back_and_substitutes() {
+        assert_eq!(text(Lang::Zh, "no.such.key"), "no.such.key");
+        assert_eq!(
+            substitute("n{id} term {term} {missing} {", |n| match n {
+                "id" => Some("3".into()),
+                "term" => Some("7".into()),
+                _ => None,
+            }),
+            "n3 term 7 {missing} {"
+        );
+        assert_eq!(placeholders("{b} {a} {b} {x y}"), ["a", "b"]);
+    }
+
+    #[test]
+    fn escapes_keep_spaces_at_the_ends() {
+        let c = Catalog::parse("a.b = \\sAND\\s\nc.d = x\\ny \\\\ z\\\n").unwrap();
+        assert_eq!(c.get("a.b"), Some(" AND "));
+        assert_eq!(c.get("c.d"), Some("x\ny \\ z\\"));
+        assert_eq!(text(Lang::En, "ui.q.and"), " AND ");
+    }
+
+    #[test]
+    fn a_malformed_catalog_is_an_error_not_a_panic() {
+        assert!(Catalog::parse("a.b = x\nnot a line\n").is_err());
+        assert!(Catalog::parse("a.b = x\na.b = y\n").is_err());
+        assert!(Catalog::parse("bad key! = x\n").is_err());
+    }
+
+    #[test]
+    fn the_address_beats_the_remembered_choice_which_beats_the_browser() {
+        assert_eq!(Lang::choose(Some("zh"), Some("en"), ["en-US"]), Lang::Zh);
+        assert_eq!(Lang::choose(Some("en"), Some("zh"), ["zh-CN"]), Lang::En);
+        assert_eq!(Lang::choose(None, Some("zh"), ["en-US"]), Lang::Zh);
+        assert_eq!(Lang::choose(Some("klingon"), Some("zh"), ["en"]), Lang::Zh);
+        assert_eq!(Lang::choose(Some(""), Some("??"), ["zh-SG"]), Lang::Zh);
+        assert_eq!(Lang::choose(None, None, []), Lang::En);
+    }
+
+    #[test]
+    fn browser_languages_pick_simplified_chinese_only() {
+        assert_eq!(Lang::from_preferences(["fr-FR", "zh-CN", "en"]), Lang::Zh);
+        assert_eq!(Lang::from_preferences(["zh-TW", "en-US"]), Lang::En);
+        assert_eq!(Lang::from_preferences(["zh-Hans-HK"]), Lang::Zh);
+        assert_eq!(Lang::from_preferences(["de"]), Lang::En);
+        assert_eq!(Lang::parse("ZH"), Some(Lang::Zh));
+        assert_eq!(Lang::parse(""), None);
+    }
+}
