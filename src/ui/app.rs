@@ -519,13 +519,13 @@ impl Component for App {
             Msg::ExportScn => {
                 let text = self.tl().export_scn();
                 if let Err(e) = dom::download("raftlab-run.scn", "text/plain", &text) {
-                    self.ui.notice = Some(Text::verbatim(e));
+                    self.ui.notice = Some(Text::new("ui.note.download_failed").arg("error", e));
                 }
             }
             Msg::ExportTrace => {
                 let text = self.tl().trace_json();
                 if let Err(e) = dom::download("raftlab-trace.json", "application/json", &text) {
-                    self.ui.notice = Some(Text::verbatim(e));
+                    self.ui.notice = Some(Text::new("ui.note.download_failed").arg("error", e));
                 }
             }
             Msg::ShareLink => {

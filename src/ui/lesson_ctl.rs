@@ -98,7 +98,9 @@ impl App {
                 let name = crate::tr!(self.ui.lang, "ui.note.pasted").to_string();
                 self.load_script(name, &text, None);
             }
-            Msg::ScriptError(e) => self.ui.script_error = Some(Text::verbatim(e)),
+            Msg::ScriptError(e) => {
+                self.ui.script_error = Some(Text::new("ui.note.file_unreadable").arg("error", e))
+            }
             Msg::PlayerStep => {
                 self.set_playing(false);
                 if let Some(l) = self.scenario.as_mut() {

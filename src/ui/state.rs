@@ -122,7 +122,7 @@ pub enum Msg {
     LoadScript(String, String),
     LoadPreset,
     LoadPasted,
-    ScriptError(String),
+    ScriptError(crate::i18n::Msg),
     PlayerStep,
     PlayerRunTo(usize),
     PlayerContinue,

@@ -232,6 +232,7 @@ test('中文: next-change and event steps, a failed scenario line and the error 
       await assertChinese(page, 'failed scenario lines');
       await app.screenshot('zh-failed-lines-1280x720');
       // A line that does not parse: the error names the line and says what is wrong.
+      if (!(await page.locator('.loaders textarea').isVisible())) await page.click('summary:has-text("打开场景")');
       await page.fill('.loaders textarea', 'cluster 3\nfrobnicate n1\n');
       await page.click('.loaders fieldset:last-child button');
       await page.waitForSelector('[data-script-error]');
@@ -294,5 +295,38 @@ test("中文: a compare lesson's panes and its first divergence read in Chinese"
       await app.screenshot('zh-compare-1280x720');
     },
     { path: '?lang=zh&preset=21-compare-prevote-rejoin', viewport: { width: 1280, height: 720 } },
+  ),
+);
+
+test('English 1024x768: the default view, the help, lesson 08 and a refusal fit', { timeout: 240_000 }, () =>
+  withApp(
+    'i18n-en-1024',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('html[lang="en"] [data-lesson-step="0"]');
+      await assertFits(page, 'lesson 08 start');
+      for (let k = 1; k <= 2; k++) {
+        await page.click('[data-go]');
+        await page.waitForSelector(`[data-lesson-step="${k}"][data-lesson-playing="false"]`, { timeout: 90_000 });
+      }
+      await assertFits(page, 'lesson 08 step 2');
+      await app.screenshot('en-lesson08-1024x768');
+      await page.keyboard.press('?');
+      await page.waitForSelector('.overlay');
+      await assertFits(page, 'help');
+      await app.screenshot('en-help-1024x768');
+      await page.keyboard.press('Escape');
+      await page.goto(new URL('?lang=en&preset=13-promotion-refused', app.url).href);
+      await page.waitForSelector('[data-lesson-step="0"]');
+      await app.screenshot('en-default-1024x768');
+      for (let k = 1; k <= 2; k++) {
+        await page.click('[data-go]');
+        await page.waitForSelector(`[data-lesson-step="${k}"][data-lesson-playing="false"]`, { timeout: 90_000 });
+      }
+      assert.match(await page.textContent('.event-list'), /etcdserver: can only promote/);
+      await assertFits(page, 'refusal');
+      await app.screenshot('en-refusal-1024x768');
+    },
+    { path: '?lang=en&preset=08-add-to-single-node', viewport: { width: 1024, height: 768 } },
   ),
 );
