@@ -22,7 +22,7 @@ use super::event::{Event, EventKind};
 use super::network::{InFlight, Network};
 use super::options::Options;
 use super::requests::Waiting;
-use super::{labels, words};
+use super::{invariant_words, labels, words};
 
 mod lost;
 mod peek;
@@ -881,8 +881,8 @@ impl Sim {
                 None,
                 EventKind::Invariant,
                 Msg::new("ev.invariant")
-                    .arg("invariant", labels::invariant(&v.invariant))
-                    .arg("detail", v.detail.to_string())
+                    .arg("invariant", invariant_words::name(&v.invariant))
+                    .arg("detail", invariant_words::detail(&v.detail))
                     .arg("cause", cause_words.clone()),
             );
             self.violations.push(ViolationRecord {

@@ -46,22 +46,6 @@ pub fn msg_type(t: MsgType) -> Msg {
     })
 }
 
-/// An invariant's name as the checker gives it ("leader completeness"), worded in the
-/// language shown; a name this list does not know reads as it is.
-pub fn invariant(name: &str) -> Msg {
-    Msg::new(match name {
-        "term never goes back" => "inv.term_monotonic",
-        "commit never goes back" => "inv.commit_monotonic",
-        "state machine safety" => "inv.state_machine_safety",
-        "log matching" => "inv.log_matching",
-        "election safety" => "inv.election_safety",
-        "leader completeness" => "inv.leader_completeness",
-        "at most one pending configuration change" => "inv.one_pending_conf",
-        "learners never counted" => "inv.learners_not_counted",
-        _ => return Msg::verbatim(name),
-    })
-}
-
 /// The name of a role ("pre-candidate", "预候选者").
 pub fn role(role: Role) -> Msg {
     Msg::new(match role {

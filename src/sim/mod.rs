@@ -15,6 +15,7 @@ pub mod event;
 pub mod explore;
 pub mod health;
 pub mod history;
+pub mod invariant_words;
 pub mod labels;
 pub mod launch;
 pub mod network;
