@@ -41,6 +41,15 @@ async function assertFits(page, where) {
         out.push(`${name} clips its text (${el.scrollWidth} > ${el.clientWidth})`);
       }
     }
+    // etcd's error chips: neither past their panel's edge nor squeezed to a few characters
+    // a line.
+    for (const el of document.querySelectorAll('code.etcd-error')) {
+      if (!el.getClientRects().length) continue;
+      const r = el.getBoundingClientRect();
+      const box = el.closest('section, .panel, aside, main, ul, ol')?.getBoundingClientRect();
+      if (r.width < 100 && el.textContent.length > 20) out.push(`etcd error squeezed to ${Math.round(r.width)}px: ${el.textContent.slice(0, 30)}`);
+      if (box && r.right > box.right + 1) out.push(`etcd error runs ${Math.round(r.right - box.right)}px past its panel: ${el.textContent.slice(0, 30)}`);
+    }
     return out;
   });
   assert.deepEqual(bad, [], `${where}: layout broken:\n  ${bad.join('\n  ')}`);
@@ -328,5 +337,26 @@ test('English 1024x768: the default view, the help, lesson 08 and a refusal fit'
       await app.screenshot('en-refusal-1024x768');
     },
     { path: '?lang=en&preset=08-add-to-single-node', viewport: { width: 1024, height: 768 } },
+  ),
+);
+
+test('中文: an invariant violation (lesson 20) names the property, what broke and after what in Chinese', { timeout: 240_000 }, () =>
+  withApp(
+    'i18n-violation',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-lesson-step="0"]');
+      const steps = Number(await page.getAttribute('[data-lesson-step]', 'data-lesson-steps'));
+      for (let k = 1; k <= steps && !(await page.locator('[data-violation-panel]').count()); k++) {
+        await page.click('[data-go]');
+        await page.waitForSelector(`[data-lesson-step="${k}"][data-lesson-playing="false"]`, { timeout: 90_000 });
+      }
+      const panel = await page.textContent('[data-violation-panel]');
+      assert.match(panel, /领导者完整性/, panel);
+      assert.match(panel, /成为任期 \d+ 的领导者，却没有已提交的条目/, panel);
+      await assertChinese(page, 'invariant violation');
+      await app.screenshot('zh-violation-1280x720');
+    },
+    { path: '?lang=zh&preset=20-figure-8-unsafe', viewport: { width: 1280, height: 720 } },
   ),
 );
