@@ -19,6 +19,7 @@
 pub mod ghost;
 
 use serde::{Deserialize, Serialize};
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 use self::ghost::{Ghost, Seen};
@@ -226,8 +227,11 @@ impl Checker {
             ));
         }
         let lineage = self.lineage_of(id);
-        let fresh = !self.memo.contains_key(&id);
-        let memo = self.memo.entry(id).or_default();
+        // One lookup: this runs after nearly every event, for every node it touched.
+        let (fresh, memo) = match self.memo.entry(id) {
+            Entry::Occupied(e) => (false, e.into_mut()),
+            Entry::Vacant(e) => (true, e.insert(Memo::default())),
+        };
         if !fresh {
             if r.term < memo.term {
                 out.push(v(
@@ -283,22 +287,21 @@ impl Checker {
         }
         memo.tail = (l.last_index(), l.last_term());
         if o.alive && r.role == Role::Leader {
-            self.check_leader(r, lineage, full, lookup, out);
-        } else if let Some(m) = self.memo.get_mut(&id) {
-            m.lead = None;
+            Self::check_leader(r, ghost, full, lookup, memo, out);
+        } else {
+            memo.lead = None;
         }
     }
 
     fn check_leader<'a>(
-        &mut self,
         r: &Raft,
-        lineage: usize,
+        ghost: &mut Ghost,
         full: bool,
         lookup: &dyn Fn(NodeId) -> Option<Observed<'a>>,
+        memo: &mut Memo,
         out: &mut Vec<Violation>,
     ) {
         let id = r.id;
-        let ghost = &mut self.ghosts[lineage];
         match ghost.leaders.get(&r.term) {
             Some(&other) if other != id => out.push(v(
                 "election safety",
@@ -329,7 +332,6 @@ impl Checker {
                 }
             }
         }
-        let memo = self.memo.entry(id).or_default();
         // Leader append-only: a leader never overwrites or deletes its own entries.
         let (li, lt) = (r.log.last_index(), r.log.last_term());
         let mut lead = match memo.lead.take() {
