@@ -203,8 +203,6 @@ pub struct Sim {
     pub violations: Vec<ViolationRecord>,
     /// Indexes whose configuration change was already reported.
     conf_reported: BTreeSet<u64>,
-    /// The most recent message delivered or dropped (for the UI to flash).
-    pub last_message: Option<(InFlight, bool)>,
     /// Members ever removed. Like etcd's membership store, a node that has applied the
     /// removal rejects their messages, and the removed member stops when it hears so (or,
     /// once it applied its own removal, `REMOVED_STOP_DELAY_MS` later).
@@ -264,7 +262,6 @@ impl Sim {
             check_invariants: true,
             violations: Vec::new(),
             conf_reported: BTreeSet::new(),
-            last_message: None,
             removed: BTreeSet::new(),
             stopping: BTreeSet::new(),
             appended: BTreeMap::new(),
@@ -562,12 +559,10 @@ impl Sim {
                 self.stop_removed(from, to);
             }
             self.dropped(&f);
-            self.last_message = Some((*f, false));
             return Some(Cause::Dropped(msg_type, from, to, reason));
         }
-        let msg = f.msg.clone();
+        let msg = f.msg;
         let is_snapshot = msg.msg_type == MsgType::Snap;
-        self.last_message = Some((*f, true));
         if let Some(n) = self.nodes.get_mut(&to) {
             n.raft.step(msg);
         }
@@ -624,9 +619,9 @@ impl Sim {
         let Some(node) = self.nodes.get_mut(&id) else {
             return;
         };
-        let msgs = std::mem::take(&mut node.raft.msgs);
-        let notes = std::mem::take(&mut node.raft.notes);
-        for m in msgs {
+        let mut msgs = std::mem::take(&mut node.raft.msgs);
+        let mut notes = std::mem::take(&mut node.raft.notes);
+        for m in msgs.drain(..) {
             let latency = self
                 .rng
                 .range(self.opts.latency_min, self.opts.latency_max + 1);
@@ -634,8 +629,17 @@ impl Sim {
             let (mid, at) = self.net.send(m, self.now, latency, lost);
             self.schedule(at, Due::Deliver { msg: mid });
         }
-        for note in notes {
+        for note in notes.drain(..) {
             self.on_note(id, note);
+        }
+        // The outboxes go back empty, so the next step writes without allocating.
+        if let Some(node) = self.nodes.get_mut(&id) {
+            if node.raft.msgs.is_empty() {
+                node.raft.msgs = msgs;
+            }
+            if node.raft.notes.is_empty() {
+                node.raft.notes = notes;
+            }
         }
     }
 
