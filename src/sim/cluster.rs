@@ -7,7 +7,6 @@
 //! options plus actions replay the same run anywhere.
 
 use serde::{Deserialize, Serialize};
-use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 
 use crate::i18n::{Lang, Msg};
@@ -85,7 +84,7 @@ pub struct SimNode {
     pub epoch: u64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 enum Due {
     Tick {
         node: NodeId,
@@ -106,6 +105,36 @@ enum Due {
         node: NodeId,
         epoch: u64,
     },
+}
+
+/// An event in the queue. Ordered for a min-heap by time, then by when it was scheduled:
+/// `seq` is unique, so what is due never decides the order (and is never compared).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+struct Scheduled {
+    at: u64,
+    seq: u64,
+    due: Due,
+}
+
+impl PartialEq for Scheduled {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at, self.seq) == (other.at, other.seq)
+    }
+}
+
+impl Eq for Scheduled {}
+
+impl PartialOrd for Scheduled {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Scheduled {
+    /// Reversed, so that `BinaryHeap` pops the earliest.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (other.at, other.seq).cmp(&(self.at, self.seq))
+    }
 }
 
 /// Why a message never reached its receiver.
@@ -174,7 +203,7 @@ pub struct Sim {
     pub genesis: Config,
     /// The network and the messages in flight.
     pub net: Network,
-    queue: BinaryHeap<Reverse<(u64, u64, Due)>>,
+    queue: BinaryHeap<Scheduled>,
     seq: u64,
     rng: Rng,
     /// Recent events, oldest first (at most [`EVENT_CAP`]).
@@ -324,7 +353,11 @@ impl Sim {
 
     fn schedule(&mut self, at: u64, due: Due) {
         self.seq += 1;
-        self.queue.push(Reverse((at, self.seq, due)));
+        self.queue.push(Scheduled {
+            at,
+            seq: self.seq,
+            due,
+        });
     }
 
     /// Schedules the request timeout of `req` at `at`.
@@ -437,15 +470,15 @@ impl Sim {
 
     /// The next event's time, if any.
     pub fn next_event_time(&self) -> Option<u64> {
-        self.queue.peek().map(|Reverse((at, _, _))| *at)
+        self.queue.peek().map(|s| s.at)
     }
 
     // ---- running ---------------------------------------------------------------------------
 
     /// Processes every event due up to `t` (ms) and moves the clock to `t`.
     pub fn advance_to(&mut self, t: u64) {
-        while let Some(Reverse((at, _, _))) = self.queue.peek() {
-            if *at > t {
+        while let Some(s) = self.queue.peek() {
+            if s.at > t {
                 break;
             }
             self.step_event();
@@ -462,7 +495,7 @@ impl Sim {
 
     /// Processes exactly the next event; returns false when nothing is scheduled.
     pub fn step_event(&mut self) -> bool {
-        let Some(Reverse((at, _, due))) = self.queue.pop() else {
+        let Some(Scheduled { at, due, .. }) = self.queue.pop() else {
             return false;
         };
         self.now = self.now.max(at);
