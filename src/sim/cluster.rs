@@ -869,15 +869,14 @@ impl Sim {
     ) {
         let msg = msg.into();
         self.event_count += 1;
-        self.events.push_back(Event {
-            seq: self.event_count,
-            time: self.now,
+        self.events.push_back(Event::new(
+            self.event_count,
+            self.now,
             node,
             kind,
-            text: msg.render(Lang::En),
             msg,
-            etcd_error: etcd.map(str::to_string),
-        });
+            etcd.map(str::to_string),
+        ));
         while self.events.len() > EVENT_CAP {
             self.events.pop_front();
         }

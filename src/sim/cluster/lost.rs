@@ -149,7 +149,7 @@ mod tests {
         assert!(sim.requests[&req].outcome.describe().starts_with(&format!(
             "lost: overwritten by term {new_term} at index {index}"
         )));
-        assert!(sim.events.iter().any(|e| e.text.contains("put x=1 lost")));
+        assert!(sim.events.iter().any(|e| e.text().contains("put x=1 lost")));
     }
 
     /// A write the leader commits is never reported lost.
