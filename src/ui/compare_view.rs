@@ -213,6 +213,9 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
             link: v.link,
             dispatch: v.dispatch.clone(),
             compare: None,
+            // The drawing keeps no panel (see `memo`), so sharing these is harmless.
+            memos: v.memos,
+            generation: v.generation,
         };
         cluster_view::render(&pv)
     };
