@@ -43,7 +43,7 @@ fn status(v: &View) -> Html {
             data-processed={sim.processed.to_string()}
             data-playing={running.to_string()}
             data-head={v.tl.head_time().to_string()}
-            data-frame-ms={format!("{:.2}", v.ui.frame_ms)}
+            data-frame-ms={crate::sim::decimal::fixed(v.ui.frame_ms, 2)}
             data-builds={v.memos.builds()}></span>
     }
 }
@@ -202,7 +202,7 @@ pub fn render(v: &View) -> Html {
                             { if running { "❚❚" } else { "▶" } }
                         </button>
                     }
-                    <span class="clock">{ tr!(l, "ui.page.clock", time = format!("{:.1}", v.sim.now as f64 / 1000.0)) }</span>
+                    <span class="clock">{ tr!(l, "ui.page.clock", time = crate::sim::decimal::fixed(v.sim.now as f64 / 1000.0, 1)) }</span>
                     <a href={full_app_url()} target="_blank" rel="noopener">{ tr!(l, "ui.page.open_full") }</a>
                 </div>
                 <main class="main">

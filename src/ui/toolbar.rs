@@ -18,9 +18,9 @@ use super::style::secs;
 
 fn speed_label(l: Lang, s: f64) -> String {
     if s < 1.0 {
-        tr!(l, "ui.tb.slow", s = s)
+        tr!(l, "ui.tb.slow", s = crate::sim::decimal::shortest(s))
     } else {
-        tr!(l, "ui.tb.times", s = s)
+        tr!(l, "ui.tb.times", s = crate::sim::decimal::shortest(s))
     }
 }
 
@@ -34,7 +34,7 @@ fn pace_options(l: Lang, current: Pace) -> Html {
         .iter()
         .map(|s| {
             let on = matches!(current, Pace::Fixed(c) if (c - *s).abs() < 1e-9);
-            html! { <option value={s.to_string()} selected={on}>{ speed_label(l, *s) }</option> }
+            html! { <option value={crate::sim::decimal::shortest(*s)} selected={on}>{ speed_label(l, *s) }</option> }
         })
         .collect::<Html>();
     html! { <>{ teach }{ fixed }</> }
