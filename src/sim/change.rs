@@ -158,7 +158,7 @@ impl Change {
     /// The line as a message, worded when shown (so switching language rewords it).
     pub fn words(&self) -> Msg {
         let mut m = Msg::new("chg.line")
-            .arg("time", format!("{:.3}", self.time as f64 / 1000.0))
+            .arg("time", super::decimal::fixed(self.time as f64 / 1000.0, 3))
             .arg("event", self.event.clone())
             .arg("changes", joined(&self.changes));
         m = m.arg(
