@@ -64,6 +64,9 @@ struct Memo {
     /// Its configuration at the previous check as leader (a commit is decided under the
     /// configuration in force before the entries it commits are applied).
     prev_config: Option<Config>,
+    /// The leader's [`ProgressTracker::config_stamp`](super::tracker::ProgressTracker::config_stamp)
+    /// when `prev_config` was last confirmed equal to its configuration (0: not known).
+    prev_config_stamp: u64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -408,12 +411,24 @@ impl Checker {
         // majority of voters of each half of its configuration, learners aside.
         let c = r.log.committed;
         // Cloned only when it changed (a leader is checked after nearly every event); when
-        // it did not, the configuration before is the one now.
-        let prev = if memo
-            .prev_config
-            .as_ref()
-            .is_some_and(|p| same_config(p, &r.trk.config))
-        {
+        // it did not, the configuration before is the one now. An unchanged stamp says so
+        // without comparing the sets (O(voters), the largest cost at 64 nodes).
+        let stamp = r.trk.config_stamp();
+        let unchanged = if stamp != 0 && stamp == memo.prev_config_stamp {
+            debug_assert!(
+                memo.prev_config
+                    .as_ref()
+                    .is_some_and(|p| same_config(p, &r.trk.config)),
+                "n{id}: configuration assigned without set_config (stamp {stamp} kept)"
+            );
+            true
+        } else {
+            memo.prev_config
+                .as_ref()
+                .is_some_and(|p| same_config(p, &r.trk.config))
+        };
+        memo.prev_config_stamp = stamp;
+        let prev = if unchanged {
             None
         } else {
             memo.prev_config.replace(r.trk.config.clone())
