@@ -13,6 +13,7 @@ pub mod compare;
 pub mod cond;
 pub mod event;
 pub mod explore;
+pub mod explore_job;
 pub mod health;
 pub mod history;
 pub mod labels;
