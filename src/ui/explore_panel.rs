@@ -230,7 +230,7 @@ fn field(v: &View, f: ExField, value: &str, label: &str, mode: &str, extra: Html
     });
     let name = format!("{f:?}").to_lowercase();
     html! {
-        <label class="field">{ label.to_string() }
+        <label class={classes!("field", (mode == "text").then_some("block"))}>{ label.to_string() }
             <input type="text" inputmode={mode.to_string()} value={value.to_string()} {oninput} data-explore-field={name} disabled={v.ui.explore.busy()} />
             { extra }
         </label>

@@ -121,6 +121,7 @@ test('preset 26: the search finds the disruptive rejoin, and the hit loads as a 
           const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           assert.ok(wide <= 1, `no sideways scroll at 390 px: ${wide}`);
         }
+        await page.locator('[data-explore-hit]').scrollIntoViewIfNeeded();
         await app.screenshot(`explore-hit-${w}`);
 
         await page.click('[data-explore-share]');
