@@ -84,6 +84,13 @@ static ALLOC: counting::Counting = counting::Counting;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
+    // Rust ignores SIGPIPE, so a closed stdout (`raftlab run ... | head`) made every println!
+    // panic. Restoring the default ends the process quietly, as Unix tools do.
+    #[cfg(unix)]
+    // SAFETY: called first, before any thread exists; SIG_DFL is a valid disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "bench") {
         counting::switch_on();

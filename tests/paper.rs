@@ -622,3 +622,43 @@ fn one_pending_conf_change_at_a_time() {
     });
     assert!(dropped, "{:?}", r.notes);
 }
+
+/// etcd-io/raft (raft.go, the `m.Term < r.Term` branch): with neither pre-vote nor
+/// check-quorum, a node whose term ran ahead is brought back only by its MsgVote reaching the
+/// leader. A node whose configuration is stale (its voters were removed, the leader is new to
+/// it) never reaches the leader, and it ignores the leader's lower-term appends, so it stays a
+/// candidate for good. Check-quorum frees it: it answers a lower-term append with its term, the
+/// leader steps down, and the next leader catches it up. (Found by the fault campaign, seed
+/// 26772; its liveness oracle excuses exactly this case.)
+#[test]
+fn etcd_stale_config_candidate_is_stranded_without_check_quorum_and_freed_with_it() {
+    for check_quorum in [false, true] {
+        let cfg = config(false, check_quorum);
+        let current = [4, 6, 7, 8];
+        let mut nodes = BTreeMap::new();
+        for id in [6, 7, 8] {
+            nodes.insert(id, node_with_log(id, 3, &[1, 1, 3], &current, cfg.clone()));
+        }
+        // n4 missed the change that replaced n2 and n3, and ran its term up meanwhile.
+        nodes.insert(4, node_with_log(4, 25, &[1, 1], &[2, 3, 4], cfg.clone()));
+        let mut net = Net::from_nodes(nodes);
+        net.campaign(7);
+        net.tick_all(400);
+        let n4 = net.node(4);
+        let leader_last = net
+            .nodes
+            .values()
+            .find(|n| n.role == Role::Leader)
+            .map(|n| n.log.last_index());
+        if check_quorum {
+            assert_eq!(n4.role, Role::Follower, "check-quorum frees n4");
+            assert!(n4.term > 25, "the cluster moved past n4's term");
+            assert_eq!(Some(n4.log.last_index()), leader_last, "n4 caught up");
+        } else {
+            assert_eq!(n4.role, Role::Candidate, "n4 stays a candidate");
+            assert_eq!(net.node(7).role, Role::Leader, "n7 never hears n4's term");
+            assert_eq!(net.node(7).term, 4);
+            assert!(n4.log.last_index() < net.node(7).log.last_index());
+        }
+    }
+}

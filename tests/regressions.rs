@@ -11,6 +11,14 @@ use raftlab::sim::player::Player;
 use raftlab::sim::scenario::Script;
 use raftlab::sim::{Action, Options, Sim};
 
+/// Plays `text` to its end and fails with every line that did not hold.
+fn assert_plays_clean(text: &str) {
+    let mut p = Player::new(Script::parse(text).expect("parses"));
+    p.run_all();
+    let failures: Vec<String> = p.failures().iter().map(|r| format!("{r:?}")).collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
 /// Item 1: a node that commits entries and compacts them (snapshot-every) in the same event
 /// left a hole in the checker's record of committed terms, later padded with "term 0" and
 /// then reported against every node committing a real entry there.
@@ -30,10 +38,7 @@ fn commit_and_auto_compaction_in_one_event_raise_no_false_alarm() {
                 expect n1.commit = 4\n\
                 expect n3.commit = 4\n\
                 expect violations = 0\n";
-    let mut p = Player::new(Script::parse(text).expect("parses"));
-    p.run_all();
-    let failures: Vec<String> = p.failures().iter().map(|r| format!("{r:?}")).collect();
-    assert!(failures.is_empty(), "{failures:#?}");
+    assert_plays_clean(text);
 }
 
 /// Item 2: a linearizable read sent via a follower that crashes and restarts while its
@@ -160,10 +165,7 @@ fn a_member_forced_into_a_new_cluster_after_its_removal_is_accepted_by_members_i
                 expect n3.status = running\n\
                 expect leader = n3\n\
                 expect violations = 0\n";
-    let mut p = Player::new(Script::parse(text).expect("parses"));
-    p.run_all();
-    let failures: Vec<String> = p.failures().iter().map(|r| format!("{r:?}")).collect();
-    assert!(failures.is_empty(), "{failures:#?}");
+    assert_plays_clean(text);
 }
 
 /// Found by the campaign (seed 22016, reduced by hand): a leader that applied its own removal
@@ -196,10 +198,7 @@ fn a_leader_that_applies_its_own_removal_passes_the_commit_on_before_it_stops() 
                 expect n3.applied >= 4\n\
                 await leader != none within 50\n\
                 expect violations = 0\n";
-    let mut p = Player::new(Script::parse(text).expect("parses"));
-    p.run_all();
-    let failures: Vec<String> = p.failures().iter().map(|r| format!("{r:?}")).collect();
-    assert!(failures.is_empty(), "{failures:#?}");
+    assert_plays_clean(text);
 }
 
 /// Found by the campaign (seeds 21140, 22503, ... after etcd's waiting requests landed): a
@@ -231,8 +230,5 @@ fn a_member_added_by_a_waiting_request_after_force_new_cluster_raises_no_false_a
                 tick 30\n\
                 expect n6.value a = 1\n\
                 expect violations = 0\n";
-    let mut p = Player::new(Script::parse(text).expect("parses"));
-    p.run_all();
-    let failures: Vec<String> = p.failures().iter().map(|r| format!("{r:?}")).collect();
-    assert!(failures.is_empty(), "{failures:#?}");
+    assert_plays_clean(text);
 }

@@ -36,6 +36,28 @@ impl RaftLog {
         }
     }
 
+    /// A log that starts after `snapshot` and holds empty entries whose terms are `terms`, in
+    /// order (entry `snapshot.index + i + 1` has term `terms[i]`), none committed beyond the
+    /// snapshot. For tests and worked examples that need a log of a given shape (the paper's
+    /// figures are drawn as such term lists).
+    pub fn with_terms(snapshot: Snapshot, terms: &[u64]) -> RaftLog {
+        let mut log = RaftLog::new(snapshot);
+        let first = log.first_index();
+        let ents: Vec<Arc<Entry>> = terms
+            .iter()
+            .zip(first..)
+            .map(|(&term, index)| {
+                Arc::new(Entry {
+                    term,
+                    index,
+                    data: super::message::EntryData::Empty,
+                })
+            })
+            .collect();
+        log.append(&ents);
+        log
+    }
+
     /// The first index still held as an entry.
     pub fn first_index(&self) -> u64 {
         self.snapshot.index + 1

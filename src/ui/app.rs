@@ -20,6 +20,7 @@ use super::keys;
 use super::lang_pref;
 use super::lesson::Lesson;
 use super::pace::{self, Pace};
+use super::prefs;
 use super::{event_log, log_view, page};
 
 pub use super::state::{LastAction, Msg, Tab, Theme, Ui, View};
@@ -311,7 +312,7 @@ impl Component for App {
                 selected_msg: None,
                 tab: Tab::Node,
                 hidden_kinds: vec![EventKind::Vote, EventKind::Replication],
-                theme: Theme::Auto,
+                theme: prefs::theme(),
                 help: false,
                 forms: Forms::new(3, opts.seed),
                 history: Vec::new(),
@@ -322,7 +323,7 @@ impl Component for App {
                 presenter: false,
                 controls: true,
                 legend: true,
-                welcome: true,
+                welcome: prefs::welcome_due(),
                 frame_ms: 0.0,
                 log_cols: log_view::DEFAULT_COLS,
                 lang: lang_pref::initial(),
@@ -488,7 +489,8 @@ impl Component for App {
                     Theme::Auto => Theme::Dark,
                     Theme::Dark => Theme::Light,
                     Theme::Light => Theme::Auto,
-                }
+                };
+                prefs::remember_theme(self.ui.theme);
             }
             Msg::Help(v) => self.ui.help = v.unwrap_or(!self.ui.help),
             Msg::Escape => {
@@ -520,7 +522,12 @@ impl Component for App {
             }
             Msg::Controls(v) => self.ui.controls = v.unwrap_or(!self.ui.controls),
             Msg::Legend(v) => self.ui.legend = v.unwrap_or(!self.ui.legend),
-            Msg::Welcome(on) => self.ui.welcome = on,
+            Msg::Welcome(on) => {
+                self.ui.welcome = on;
+                if !on {
+                    prefs::welcome_closed();
+                }
+            }
             Msg::ExportScn => {
                 let text = self.tl().export_scn();
                 if let Err(e) = dom::download("raftlab-run.scn", "text/plain", &text) {

@@ -33,6 +33,7 @@ mod node_panel;
 mod pace;
 mod page;
 mod player_panel;
+mod prefs;
 mod progress_view;
 mod share_panel;
 mod state;

@@ -333,3 +333,28 @@ test('the first visit offers lesson 1 and the grouped lesson list beside a live 
     { viewport: { width: 1280, height: 720 } },
   ),
 );
+
+test('a returning visitor keeps the theme they chose and is not welcomed again once they closed the card', { timeout: 60_000 }, () =>
+  withApp(
+    'remembered-prefs',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-welcome]');
+      await page.waitForSelector('g.node');
+      // The theme button cycles system → dark; the choice outlives a reload.
+      await page.click('button[aria-label="theme: system"]');
+      await page.waitForSelector('.app.theme-dark');
+      await page.click('[data-welcome] button[aria-label="close the welcome card"]');
+      await page.waitForSelector('[data-welcome]', { state: 'detached' });
+      await page.reload();
+      await page.waitForSelector('g.node');
+      await page.waitForSelector('.app.theme-dark');
+      assert.equal(await page.locator('[data-welcome]').count(), 0, 'the closed welcome card came back');
+      // An address that names a theme still wins for that load.
+      await page.goto(new URL('?theme=light', page.url()).href);
+      await page.waitForSelector('g.node');
+      await page.waitForSelector('.app.theme-light');
+    },
+    { viewport: { width: 1280, height: 720 } },
+  ),
+);

@@ -5,12 +5,11 @@
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 use raftlab::raft::log::RaftLog;
 use raftlab::raft::{
-    ConfChange, ConfChangeSingle, Config, Durable, Entry, EntryData, Message, MsgType, NodeId,
-    Raft, RaftConfig, Rng, Snapshot,
+    ConfChange, ConfChangeSingle, Config, Durable, Message, MsgType, NodeId, Raft, RaftConfig, Rng,
+    Snapshot,
 };
 
 /// Raft settings used by the harness: pre-vote and check-quorum as given.
@@ -24,23 +23,13 @@ pub fn config(pre_vote: bool, check_quorum: bool) -> RaftConfig {
 
 /// A log whose entry `i+1` has term `terms[i]`.
 pub fn log_of(terms: &[u64], conf: &Config) -> RaftLog {
-    let mut l = RaftLog::new(Snapshot {
-        conf: conf.clone(),
-        ..Snapshot::default()
-    });
-    let ents: Vec<Arc<Entry>> = terms
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            Arc::new(Entry {
-                term: *t,
-                index: i as u64 + 1,
-                data: EntryData::Empty,
-            })
-        })
-        .collect();
-    l.append(&ents);
-    l
+    RaftLog::with_terms(
+        Snapshot {
+            conf: conf.clone(),
+            ..Snapshot::default()
+        },
+        terms,
+    )
 }
 
 /// A node restarted with the given term and log.

@@ -10,22 +10,13 @@ use std::sync::Arc;
 
 fn node(id: NodeId, term: u64, terms: &[u64], commit: u64) -> Raft {
     let conf = Config::with_voters([1, 2, 3]);
-    let mut log = RaftLog::new(Snapshot {
-        conf,
-        ..Snapshot::default()
-    });
-    let ents: Vec<Arc<Entry>> = terms
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            Arc::new(Entry {
-                term: *t,
-                index: i as u64 + 1,
-                data: EntryData::Empty,
-            })
-        })
-        .collect();
-    log.append(&ents);
+    let mut log = RaftLog::with_terms(
+        Snapshot {
+            conf,
+            ..Snapshot::default()
+        },
+        terms,
+    );
     log.committed = commit;
     Raft::restart(
         id,
@@ -192,24 +183,15 @@ fn node_after(
     commit: u64,
     conf: Config,
 ) -> Raft {
-    let mut log = RaftLog::new(Snapshot {
-        index: snap.0,
-        term: snap.1,
-        conf,
-        ..Snapshot::default()
-    });
-    let ents: Vec<Arc<Entry>> = terms
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            Arc::new(Entry {
-                term: *t,
-                index: snap.0 + i as u64 + 1,
-                data: EntryData::Empty,
-            })
-        })
-        .collect();
-    log.append(&ents);
+    let mut log = RaftLog::with_terms(
+        Snapshot {
+            index: snap.0,
+            term: snap.1,
+            conf,
+            ..Snapshot::default()
+        },
+        terms,
+    );
     log.committed = commit;
     Raft::restart(
         id,
