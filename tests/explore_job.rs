@@ -3,7 +3,7 @@
 //! ends it; bad input is an error message, never a panic.
 
 use raftlab::sim::explore::{ExploreSpec, Explorer, HitKind};
-use raftlab::sim::explore_job::{run, FromWorker, ToWorker};
+use raftlab::sim::explore_job::{run, FoundSummary, FromWorker, ToWorker};
 use raftlab::sim::presets::find;
 
 fn preset(id: &str) -> &'static str {
@@ -78,7 +78,8 @@ fn sliced_search_finds_the_same_shrunk_hit_as_the_cli() {
                 tried, found, scn, ..
             } => {
                 assert_eq!(*tried, cli.tried);
-                assert_eq!(found, &cli_found);
+                assert_eq!(found, &FoundSummary::of(&cli_found));
+                assert_eq!(found.steps.len(), cli_found.shrunk.len());
                 assert!(scn.contains("expect disruptions < 1"), "{scn}");
             }
             other => panic!("expected Found, got {other:?}"),
@@ -154,7 +155,7 @@ fn the_users_condition_is_searched_for() {
     };
     match messages(&req, 50).last() {
         Some(FromWorker::Found { found, scn, .. }) => {
-            assert_eq!(found.hit.kind, HitKind::Condition);
+            assert_eq!(found.kind, HitKind::Condition);
             assert!(scn.lines().last().unwrap().starts_with("expect "), "{scn}");
         }
         other => panic!("expected Found, got {other:?}"),
@@ -185,4 +186,43 @@ fn bad_input_is_an_error_message() {
     let mut spec = ExploreSpec::default();
     let e = spec.set("until", "n1.term >").unwrap_err();
     assert!(!e.is_empty());
+}
+
+#[test]
+fn every_message_survives_the_trip_to_the_page() {
+    // The worker posts each message as a list of strings and the page reads it back: the
+    // messages of a real search (progress, shrinking, a found counterexample with its scenario
+    // and steps, multi-line text included) and the others come back equal.
+    let text = preset("26-explore-disruptive-rejoin");
+    let req = ToWorker {
+        scenario: text.to_string(),
+        spec: declared(text),
+        seconds: None,
+    };
+    let mut all = messages(&req, 7);
+    all.extend([
+        FromWorker::Ready,
+        FromWorker::Nothing {
+            tried: 1000,
+            ms: 2500.0,
+            out_of_time: true,
+        },
+        FromWorker::Error {
+            message: "1:3: unknown command\n'frobnicate'".into(),
+        },
+    ]);
+    assert!(all
+        .iter()
+        .any(|m| matches!(m, FromWorker::Found { found, .. } if found.check.is_some())));
+    for m in &all {
+        let fields = m.to_fields();
+        assert_eq!(
+            FromWorker::from_fields(&fields).as_ref(),
+            Some(m),
+            "{fields:?}"
+        );
+    }
+    assert_eq!(FromWorker::from_fields(&["progress".into()]), None);
+    assert_eq!(FromWorker::from_fields(&["hello".into()]), None);
+    assert_eq!(FromWorker::from_fields(&[]), None);
 }

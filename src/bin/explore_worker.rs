@@ -1,6 +1,6 @@
 //! The explore worker: runs `raftlab explore`'s search inside a Web Worker, so the page stays
 //! responsive while schedules run. It answers each [`ToWorker`] request (JSON text) with
-//! [`FromWorker`] messages (JSON text): `Ready` once listening, `Progress` about every
+//! [`FromWorker`] messages (arrays of strings): `Ready` once listening, `Progress` about every
 //! 100 ms, then `Shrinking` and `Found`, or `Nothing`, or `Error`. Stopping a search is the
 //! page's `worker.terminate()`: nothing here needs to poll for it.
 //!
@@ -15,10 +15,12 @@ fn main() {
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
     fn post(scope: &DedicatedWorkerGlobalScope, msg: &FromWorker) {
-        if let Ok(text) = serde_json::to_string(msg) {
-            // Posting a string cannot fail for a live worker; a closed one has no one to tell.
-            let _ = scope.post_message(&JsValue::from_str(&text));
+        let fields = js_sys::Array::new();
+        for f in msg.to_fields() {
+            fields.push(&JsValue::from_str(&f));
         }
+        // Posting strings cannot fail for a live worker; a closed one has no one to tell.
+        let _ = scope.post_message(&fields);
     }
 
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();

@@ -1,14 +1,17 @@
 //! Explore in the browser: the messages between the page and its explore worker, and the
 //! search cut into slices so the worker can report progress between them.
 //!
-//! The worker (the `explore_worker` binary, a Web Worker) and the page only exchange JSON
-//! texts of [`ToWorker`] and [`FromWorker`]. The search itself is [`Job`]: schedules
+//! The page sends the worker (the `explore_worker` binary, a Web Worker) a [`ToWorker`] as
+//! JSON text; the worker answers with [`FromWorker`] messages as lists of strings
+//! ([`FromWorker::to_fields`], [`FromWorker::from_fields`]), so the page's wasm needs no JSON
+//! reader and no decoder of schedules: a counterexample reaches it as a [`FoundSummary`] with
+//! its steps already written as `.scn` lines. The search itself is [`Job`]: schedules
 //! 0, 1, 2, ... in order, the same ones `raftlab explore --jobs 1` runs, so a hit found in the
 //! browser is the hit the CLI finds with the same settings, however the slices fall.
 
 use serde::{Deserialize, Serialize};
 
-use super::explore::{ExploreSpec, Explorer, Found, Hit, Step};
+use super::explore::{ExploreSpec, Explorer, Found, Hit, HitKind, Step};
 
 /// The page's request: search from this scenario text (all its lines, or those before its
 /// `explore` line) with these settings.
@@ -22,8 +25,52 @@ pub struct ToWorker {
     pub seconds: Option<f64>,
 }
 
+/// A counterexample as the page shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FoundSummary {
+    /// The failing schedule's number.
+    pub index: u64,
+    /// What failed.
+    pub kind: HitKind,
+    /// The failure in words, as the checker or the condition reported it.
+    pub detail: String,
+    /// The condition the counterexample's last line negates, when one can state it.
+    pub check: Option<String>,
+    /// Actions in the schedule as drawn (up to the hit).
+    pub original: usize,
+    /// The shrunk schedule, one `at MS ACTION` line per action.
+    pub steps: Vec<String>,
+}
+
+impl FoundSummary {
+    /// The summary of a shrunk counterexample.
+    pub fn of(found: &Found) -> FoundSummary {
+        FoundSummary {
+            index: found.index,
+            kind: found.hit.kind,
+            detail: found.hit.detail.clone(),
+            check: found.hit.check.clone(),
+            original: found.original.len(),
+            steps: found
+                .shrunk
+                .iter()
+                .map(|s| format!("at {} {}", s.time, s.action.to_scn()))
+                .collect(),
+        }
+    }
+}
+
+/// Every hit kind, in the order of their number on the wire.
+const KINDS: [HitKind; 5] = [
+    HitKind::Invariant,
+    HitKind::Liveness,
+    HitKind::LostWrite,
+    HitKind::WrongRead,
+    HitKind::Condition,
+];
+
 /// What the worker tells the page.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum FromWorker {
     /// The worker is listening (messages sent before this are lost, so the page waits).
     Ready,
@@ -42,8 +89,8 @@ pub enum FromWorker {
         tried: u64,
         /// Milliseconds of searching.
         ms: f64,
-        /// The failure as first seen.
-        hit: Hit,
+        /// The failure as first seen, in words.
+        detail: String,
     },
     /// A failure, shrunk, with the scenario that replays it.
     Found {
@@ -52,7 +99,7 @@ pub enum FromWorker {
         /// Milliseconds of searching, before shrinking.
         ms: f64,
         /// The counterexample.
-        found: Found,
+        found: FoundSummary,
         /// The counterexample as a scenario whose last line fails because of the failure.
         scn: String,
     },
@@ -70,6 +117,103 @@ pub enum FromWorker {
         /// What is wrong, in words.
         message: String,
     },
+}
+
+impl FromWorker {
+    /// The message as a list of strings (what the worker posts).
+    pub fn to_fields(&self) -> Vec<String> {
+        let n = |x: u64| x.to_string();
+        let f = |x: f64| format!("{x:.0}");
+        match self {
+            FromWorker::Ready => vec!["ready".into()],
+            FromWorker::Progress { tried, ms } => vec!["progress".into(), n(*tried), f(*ms)],
+            FromWorker::Shrinking {
+                index,
+                tried,
+                ms,
+                detail,
+            } => vec![
+                "shrinking".into(),
+                n(*index),
+                n(*tried),
+                f(*ms),
+                detail.clone(),
+            ],
+            FromWorker::Found {
+                tried,
+                ms,
+                found,
+                scn,
+            } => {
+                let kind = KINDS.iter().position(|k| *k == found.kind).unwrap_or(0);
+                let mut v = vec![
+                    "found".into(),
+                    n(*tried),
+                    f(*ms),
+                    n(found.index),
+                    kind.to_string(),
+                    found.original.to_string(),
+                    found.detail.clone(),
+                    if found.check.is_some() { "1" } else { "0" }.into(),
+                    found.check.clone().unwrap_or_default(),
+                    scn.clone(),
+                ];
+                v.extend(found.steps.iter().cloned());
+                v
+            }
+            FromWorker::Nothing {
+                tried,
+                ms,
+                out_of_time,
+            } => vec![
+                "nothing".into(),
+                n(*tried),
+                f(*ms),
+                if *out_of_time { "1" } else { "0" }.into(),
+            ],
+            FromWorker::Error { message } => vec!["error".into(), message.clone()],
+        }
+    }
+
+    /// Reads a message back from its fields; None for anything else.
+    pub fn from_fields(v: &[String]) -> Option<FromWorker> {
+        let num = |i: usize| v.get(i)?.parse::<u64>().ok();
+        let ms = |i: usize| v.get(i)?.parse::<f64>().ok();
+        let text = |i: usize| v.get(i).cloned();
+        Some(match v.first()?.as_str() {
+            "ready" => FromWorker::Ready,
+            "progress" => FromWorker::Progress {
+                tried: num(1)?,
+                ms: ms(2)?,
+            },
+            "shrinking" => FromWorker::Shrinking {
+                index: num(1)?,
+                tried: num(2)?,
+                ms: ms(3)?,
+                detail: text(4)?,
+            },
+            "found" => FromWorker::Found {
+                tried: num(1)?,
+                ms: ms(2)?,
+                found: FoundSummary {
+                    index: num(3)?,
+                    kind: *KINDS.get(num(4)? as usize)?,
+                    original: num(5)? as usize,
+                    detail: text(6)?,
+                    check: (text(7)? == "1").then(|| text(8)).flatten(),
+                    steps: v.get(10..)?.to_vec(),
+                },
+                scn: text(9)?,
+            },
+            "nothing" => FromWorker::Nothing {
+                tried: num(1)?,
+                ms: ms(2)?,
+                out_of_time: text(3)? == "1",
+            },
+            "error" => FromWorker::Error { message: text(1)? },
+            _ => return None,
+        })
+    }
 }
 
 /// What one slice of a search ended with.
@@ -183,13 +327,13 @@ pub fn run(
                     index,
                     tried,
                     ms,
-                    hit: hit.clone(),
+                    detail: hit.detail.clone(),
                 });
                 let (found, scn) = job.finish(index, &steps, &hit);
                 return report(FromWorker::Found {
                     tried,
                     ms,
-                    found,
+                    found: FoundSummary::of(&found),
                     scn,
                 });
             }

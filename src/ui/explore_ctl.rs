@@ -2,9 +2,9 @@
 //! binary, a wasm file of its own fetched only now), following its progress, stopping it
 //! (the worker is terminated), and opening, downloading or sharing a counterexample.
 //!
-//! The page and the worker exchange JSON texts of `sim::explore_job`'s `ToWorker` and
-//! `FromWorker`. Messages posted before the worker listens are lost, so the request waits
-//! for the worker's `Ready`.
+//! The page sends `sim::explore_job`'s `ToWorker` as JSON text and reads `FromWorker` from
+//! arrays of strings (no JSON reader in the page's wasm). Messages posted before the worker
+//! listens are lost, so the request waits for the worker's `Ready`.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -35,13 +35,14 @@ impl ExploreWorker {
         let d = dispatch.clone();
         let on_message =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-                let text = e.data().as_string().unwrap_or_default();
-                d.emit(Msg::Explore(
-                    match serde_json::from_str::<FromWorker>(&text) {
-                        Ok(m) => ExploreMsg::Worker(Box::new(m)),
-                        Err(err) => ExploreMsg::WorkerFailed(format!("unreadable message: {err}")),
-                    },
-                ));
+                let fields: Vec<String> = js_sys::Array::from(&e.data())
+                    .iter()
+                    .map(|f| f.as_string().unwrap_or_default())
+                    .collect();
+                d.emit(Msg::Explore(match FromWorker::from_fields(&fields) {
+                    Some(m) => ExploreMsg::Worker(Box::new(m)),
+                    None => ExploreMsg::WorkerFailed(format!("unreadable message: {fields:?}")),
+                }));
             });
         let on_error =
             Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
@@ -123,7 +124,7 @@ impl App {
                     let name = crate::tr!(
                         self.ui.lang,
                         "ui.explore.hit_name",
-                        kind = super::explore_panel::kind_name(self.ui.lang, found.hit.kind)
+                        kind = super::explore_panel::kind_name(self.ui.lang, found.kind)
                     );
                     let scn = scn.clone();
                     self.load_script(name, &scn, None);
@@ -211,13 +212,13 @@ impl App {
                 index,
                 tried,
                 ms,
-                hit,
+                detail,
             } => {
                 e.status = Status::Shrinking {
                     index,
                     tried,
                     ms,
-                    detail: hit.detail,
+                    detail,
                 }
             }
             FromWorker::Found {

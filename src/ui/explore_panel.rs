@@ -7,7 +7,8 @@ use yew::prelude::*;
 use yew::TargetCast;
 
 use crate::i18n::{Lang, Msg as Text};
-use crate::sim::explore::{ExploreSpec, Fault, Found, HitKind};
+use crate::sim::explore::{ExploreSpec, Fault, HitKind};
+use crate::sim::explore_job::FoundSummary;
 use crate::tr;
 
 use super::app::{Msg, View};
@@ -72,7 +73,7 @@ pub enum Status {
     Found {
         tried: u64,
         ms: f64,
-        found: Box<Found>,
+        found: Box<FoundSummary>,
         scn: String,
     },
     Nothing {
@@ -269,12 +270,12 @@ fn status(v: &View) -> Html {
         } => tr!(
             l,
             "ui.explore.found",
-            kind = kind_name(l, found.hit.kind),
+            kind = kind_name(l, found.kind),
             index = found.index,
             tried = tried,
             seconds = secs(*ms),
-            from = found.original.len(),
-            to = found.shrunk.len()
+            from = found.original,
+            to = found.steps.len()
         ),
         Status::Nothing {
             tried,
@@ -314,15 +315,15 @@ fn status(v: &View) -> Html {
         Status::Found { found, scn, .. } => {
             let link = v.link;
             let steps = found
-                .shrunk
+                .steps
                 .iter()
-                .map(|s| html! { <li><code>{ format!("at {} {}", s.time, s.action.to_scn()) }</code></li> })
+                .map(|s| html! { <li><code>{ s.clone() }</code></li> })
                 .collect::<Html>();
             html! {
-                <div class="explore-hit" data-explore-hit={found.hit.kind.name()}>
-                    <p class="verbatim" data-explore-detail="">{ found.hit.detail.clone() }</p>
+                <div class="explore-hit" data-explore-hit={found.kind.name()}>
+                    <p class="verbatim" data-explore-detail="">{ found.detail.clone() }</p>
                     <ol class="explore-steps">{ steps }</ol>
-                    if let Some(c) = &found.hit.check {
+                    if let Some(c) = &found.check {
                         <p class="hint">{ tr!(l, "ui.explore.expect", check = c) }</p>
                     }
                     <div class="row wrap">
