@@ -463,12 +463,12 @@ impl Env {
                 let term = r.log.term(index).ok_or("applied entry's term is gone")?;
                 let mut m = Message::new(MsgType::Snap, from, to);
                 m.term = r.term;
-                m.snapshot = Some(Snapshot {
+                m.snapshot = Some(Box::new(Snapshot {
                     index,
                     term,
                     conf: r.trk.config.clone(),
                     data: r.kv.clone(),
-                });
+                }));
                 let _ = writeln!(out, "send {}", msg(&m));
                 self.queue.push(m);
             }

@@ -222,12 +222,12 @@ fn snapshot_without_the_node_in_its_configuration_is_refused() {
     );
     let mut m = Message::new(MsgType::Snap, 1, 4);
     m.term = 1;
-    m.snapshot = Some(Snapshot {
+    m.snapshot = Some(Box::new(Snapshot {
         index: 10,
         term: 1,
         conf: Config::with_voters([1, 2, 3]),
         ..Snapshot::default()
-    });
+    }));
     r.step(m.clone());
     assert_eq!(
         r.log.snapshot.index, 0,

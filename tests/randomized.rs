@@ -93,7 +93,7 @@ fn dump(sim: &Sim) -> String {
         sim.net.groups, sim.net.cuts, sim.net.loss
     ));
     for e in sim.events.iter().rev().take(40) {
-        out.push_str(&format!("{} {}\n", e.time, e.text));
+        out.push_str(&format!("{} {}\n", e.time, e.text()));
     }
     out
 }

@@ -174,7 +174,11 @@ fn run_preset(text: &str) -> (u64, Vec<(u64, String)>) {
         .expect("a cluster line ran")
         .sim()
         .fingerprint();
-    let events = p.trace.iter().map(|e| (e.time, e.text.clone())).collect();
+    let events = p
+        .trace
+        .iter()
+        .map(|e| (e.time, e.text().to_string()))
+        .collect();
     (fp, events)
 }
 

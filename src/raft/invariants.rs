@@ -19,7 +19,8 @@
 pub mod ghost;
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
+use std::collections::{BTreeMap, BTreeSet};
 
 use self::ghost::{Ghost, Seen};
 use super::message::NodeId;
@@ -95,6 +96,27 @@ impl Default for Checker {
             memo: BTreeMap::new(),
         }
     }
+}
+
+/// `a == b`, cheaper where it matters: a leader's configuration is compared after nearly
+/// every event, and most of its sets are empty. (Destructured, so a new field of `Config`
+/// cannot be forgotten here.)
+fn same_config(a: &Config, b: &Config) -> bool {
+    fn same(a: &BTreeSet<NodeId>, b: &BTreeSet<NodeId>) -> bool {
+        a.len() == b.len() && (a.is_empty() || a == b)
+    }
+    let Config {
+        voters,
+        outgoing,
+        learners,
+        learners_next,
+        auto_leave,
+    } = a;
+    *auto_leave == b.auto_leave
+        && same(voters, &b.voters)
+        && same(outgoing, &b.outgoing)
+        && same(learners, &b.learners)
+        && same(learners_next, &b.learners_next)
 }
 
 /// "term 3", or "no entry" where a log has none.
@@ -226,8 +248,11 @@ impl Checker {
             ));
         }
         let lineage = self.lineage_of(id);
-        let fresh = !self.memo.contains_key(&id);
-        let memo = self.memo.entry(id).or_default();
+        // One lookup: this runs after nearly every event, for every node it touched.
+        let (fresh, memo) = match self.memo.entry(id) {
+            Entry::Occupied(e) => (false, e.into_mut()),
+            Entry::Vacant(e) => (true, e.insert(Memo::default())),
+        };
         if !fresh {
             if r.term < memo.term {
                 out.push(v(
@@ -283,22 +308,21 @@ impl Checker {
         }
         memo.tail = (l.last_index(), l.last_term());
         if o.alive && r.role == Role::Leader {
-            self.check_leader(r, lineage, full, lookup, out);
-        } else if let Some(m) = self.memo.get_mut(&id) {
-            m.lead = None;
+            Self::check_leader(r, ghost, full, lookup, memo, out);
+        } else {
+            memo.lead = None;
         }
     }
 
     fn check_leader<'a>(
-        &mut self,
         r: &Raft,
-        lineage: usize,
+        ghost: &mut Ghost,
         full: bool,
         lookup: &dyn Fn(NodeId) -> Option<Observed<'a>>,
+        memo: &mut Memo,
         out: &mut Vec<Violation>,
     ) {
         let id = r.id;
-        let ghost = &mut self.ghosts[lineage];
         match ghost.leaders.get(&r.term) {
             Some(&other) if other != id => out.push(v(
                 "election safety",
@@ -329,7 +353,6 @@ impl Checker {
                 }
             }
         }
-        let memo = self.memo.entry(id).or_default();
         // Leader append-only: a leader never overwrites or deletes its own entries.
         let (li, lt) = (r.log.last_index(), r.log.last_term());
         let mut lead = match memo.lead.take() {
@@ -386,7 +409,11 @@ impl Checker {
         let c = r.log.committed;
         // Cloned only when it changed (a leader is checked after nearly every event); when
         // it did not, the configuration before is the one now.
-        let prev = if memo.prev_config.as_ref() == Some(&r.trk.config) {
+        let prev = if memo
+            .prev_config
+            .as_ref()
+            .is_some_and(|p| same_config(p, &r.trk.config))
+        {
             None
         } else {
             memo.prev_config.replace(r.trk.config.clone())

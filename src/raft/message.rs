@@ -277,8 +277,9 @@ pub struct Message {
     pub reject: bool,
     /// On a rejected App: the follower's index hint for fast backtracking.
     pub reject_hint: u64,
-    /// The snapshot (Snap only).
-    pub snapshot: Option<Snapshot>,
+    /// The snapshot (Snap only). Boxed: every message is moved several times on its way,
+    /// and an inline snapshot would more than double the size of all of them.
+    pub snapshot: Option<Box<Snapshot>>,
     /// Read-index request id, or 1 on a vote that belongs to a leader transfer.
     pub context: u64,
 }

@@ -44,7 +44,19 @@ pub fn committed_index(voters: &MajorityConfig, acked: &dyn Fn(NodeId) -> Option
     if voters.is_empty() {
         return u64::MAX;
     }
-    let mut idx: Vec<u64> = voters.iter().map(|id| acked(*id).unwrap_or(0)).collect();
+    // The leader asks on every acknowledgement: small clusters sort on the stack.
+    const ON_STACK: usize = 16;
+    let mut stack = [0u64; ON_STACK];
+    let mut heap = Vec::new();
+    let idx: &mut [u64] = if voters.len() <= ON_STACK {
+        &mut stack[..voters.len()]
+    } else {
+        heap.resize(voters.len(), 0);
+        &mut heap
+    };
+    for (slot, id) in idx.iter_mut().zip(voters) {
+        *slot = acked(*id).unwrap_or(0);
+    }
     idx.sort_unstable_by(|a, b| b.cmp(a));
     idx[quorum_size(voters) - 1]
 }
@@ -114,6 +126,9 @@ mod tests {
         // A missing ack counts as 0.
         assert_eq!(committed_index(&set(&[1, 2, 3, 4]), &f), 3);
         assert_eq!(committed_index(&set(&[]), &f), u64::MAX);
+        // More voters than fit on the stack: 20 voters acked 1..=20, a majority is 11.
+        let many: Vec<u64> = (1..=20).collect();
+        assert_eq!(committed_index(&set(&many), &|id| Some(id)), 10);
     }
 
     #[test]

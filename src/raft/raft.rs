@@ -846,7 +846,7 @@ impl Raft {
         };
         let index = snap.index;
         let mut m = Message::new(MsgType::Snap, self.id, to);
-        m.snapshot = Some(snap);
+        m.snapshot = Some(Box::new(snap));
         self.send(m);
         if let Some(pr) = self.trk.progress.get_mut(&to) {
             pr.become_snapshot(index);
@@ -1238,7 +1238,7 @@ impl Raft {
     fn handle_snapshot(&mut self, m: Message) {
         let Some(snap) = m.snapshot else { return };
         let mut resp = Message::new(MsgType::AppResp, self.id, m.from);
-        if self.restore(snap) {
+        if self.restore(*snap) {
             resp.index = self.log.last_index();
         } else {
             resp.index = self.log.committed;

@@ -29,7 +29,7 @@ pub struct Announcer {
 
 /// How much an event matters to someone listening (None: not announced).
 fn rank(e: &Event) -> Option<u8> {
-    let t = e.text.as_str();
+    let t = e.text();
     match e.kind {
         EventKind::Invariant => Some(0),
         EventKind::Leader if t.contains("became leader") || t.contains("stepped down") => Some(1),

@@ -475,9 +475,34 @@ fn bench_checker() {
     }
 }
 
-/// Parsing long lines: the time should grow linearly with the length.
+/// Parsing long lines, and long scenarios of ordinary lines: the time should grow linearly
+/// with the length (each case is printed at two sizes, and whole scenarios at 1x and 10x).
 fn bench_parser() {
     use super::scenario::Script;
+    let mut first: Option<f64> = None;
+    for lines in [20_000usize, 200_000] {
+        let mut text = String::from("cluster 5 seed=3\nawait leader != none within 60\n");
+        for i in 0..lines / 4 {
+            text.push_str(&format!(
+                "propose k{i}=v{i}\ntick 1\nexpect n1.commit >= {i}\nsay write {i} # note\n"
+            ));
+        }
+        let clock = Clock::start();
+        let parsed = Script::parse(&text).map(|s| s.lines.len());
+        let (wall, cpu) = clock.stop();
+        let secs = cpu.filter(|c| *c > 0.0).unwrap_or(wall);
+        let ratio = first.map_or(String::new(), |f| {
+            format!(", {:.1}x the time of the 1x scenario", secs / f)
+        });
+        first.get_or_insert(secs);
+        println!(
+            "parser:    a {:.1} MB scenario of {} lines in {:.1} ms (cpu {}){ratio}",
+            text.len() as f64 / 1e6,
+            parsed.unwrap_or(0),
+            wall * 1000.0,
+            cpu.map_or("unknown".into(), |c| format!("{:.1} ms", c * 1000.0)),
+        );
+    }
     for mb in [1usize, 2] {
         let words = mb * 1_000_000 / 2;
         let say = format!("cluster 3\nsay{}", " x".repeat(words));

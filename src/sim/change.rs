@@ -62,7 +62,7 @@ impl Glance {
             .events
             .iter()
             .filter(|e| e.seq > self.event_count)
-            .map(|e| e.text.clone())
+            .map(|e| e.text().to_string())
             .collect();
         for (id, n) in &sim.nodes {
             let Some(was) = self.nodes.get(id) else {

@@ -7,7 +7,6 @@
 //! options plus actions replay the same run anywhere.
 
 use serde::{Deserialize, Serialize};
-use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 
 use crate::i18n::{Lang, Msg};
@@ -85,7 +84,7 @@ pub struct SimNode {
     pub epoch: u64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 enum Due {
     Tick {
         node: NodeId,
@@ -106,6 +105,36 @@ enum Due {
         node: NodeId,
         epoch: u64,
     },
+}
+
+/// An event in the queue. Ordered for a min-heap by time, then by when it was scheduled:
+/// `seq` is unique, so what is due never decides the order (and is never compared).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+struct Scheduled {
+    at: u64,
+    seq: u64,
+    due: Due,
+}
+
+impl PartialEq for Scheduled {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at, self.seq) == (other.at, other.seq)
+    }
+}
+
+impl Eq for Scheduled {}
+
+impl PartialOrd for Scheduled {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Scheduled {
+    /// Reversed, so that `BinaryHeap` pops the earliest.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (other.at, other.seq).cmp(&(self.at, self.seq))
+    }
 }
 
 /// Why a message never reached its receiver.
@@ -174,7 +203,7 @@ pub struct Sim {
     pub genesis: Config,
     /// The network and the messages in flight.
     pub net: Network,
-    queue: BinaryHeap<Reverse<(u64, u64, Due)>>,
+    queue: BinaryHeap<Scheduled>,
     seq: u64,
     rng: Rng,
     /// Recent events, oldest first (at most [`EVENT_CAP`]).
@@ -203,8 +232,6 @@ pub struct Sim {
     pub violations: Vec<ViolationRecord>,
     /// Indexes whose configuration change was already reported.
     conf_reported: BTreeSet<u64>,
-    /// The most recent message delivered or dropped (for the UI to flash).
-    pub last_message: Option<(InFlight, bool)>,
     /// Members ever removed. Like etcd's membership store, a node that has applied the
     /// removal rejects their messages, and the removed member stops when it hears so (or,
     /// once it applied its own removal, `REMOVED_STOP_DELAY_MS` later).
@@ -264,7 +291,6 @@ impl Sim {
             check_invariants: true,
             violations: Vec::new(),
             conf_reported: BTreeSet::new(),
-            last_message: None,
             removed: BTreeSet::new(),
             stopping: BTreeSet::new(),
             appended: BTreeMap::new(),
@@ -327,7 +353,11 @@ impl Sim {
 
     fn schedule(&mut self, at: u64, due: Due) {
         self.seq += 1;
-        self.queue.push(Reverse((at, self.seq, due)));
+        self.queue.push(Scheduled {
+            at,
+            seq: self.seq,
+            due,
+        });
     }
 
     /// Schedules the request timeout of `req` at `at`.
@@ -440,15 +470,15 @@ impl Sim {
 
     /// The next event's time, if any.
     pub fn next_event_time(&self) -> Option<u64> {
-        self.queue.peek().map(|Reverse((at, _, _))| *at)
+        self.queue.peek().map(|s| s.at)
     }
 
     // ---- running ---------------------------------------------------------------------------
 
     /// Processes every event due up to `t` (ms) and moves the clock to `t`.
     pub fn advance_to(&mut self, t: u64) {
-        while let Some(Reverse((at, _, _))) = self.queue.peek() {
-            if *at > t {
+        while let Some(s) = self.queue.peek() {
+            if s.at > t {
                 break;
             }
             self.step_event();
@@ -465,7 +495,7 @@ impl Sim {
 
     /// Processes exactly the next event; returns false when nothing is scheduled.
     pub fn step_event(&mut self) -> bool {
-        let Some(Reverse((at, _, due))) = self.queue.pop() else {
+        let Some(Scheduled { at, due, .. }) = self.queue.pop() else {
             return false;
         };
         self.now = self.now.max(at);
@@ -562,12 +592,10 @@ impl Sim {
                 self.stop_removed(from, to);
             }
             self.dropped(&f);
-            self.last_message = Some((*f, false));
             return Some(Cause::Dropped(msg_type, from, to, reason));
         }
-        let msg = f.msg.clone();
+        let msg = f.msg;
         let is_snapshot = msg.msg_type == MsgType::Snap;
-        self.last_message = Some((*f, true));
         if let Some(n) = self.nodes.get_mut(&to) {
             n.raft.step(msg);
         }
@@ -624,9 +652,9 @@ impl Sim {
         let Some(node) = self.nodes.get_mut(&id) else {
             return;
         };
-        let msgs = std::mem::take(&mut node.raft.msgs);
-        let notes = std::mem::take(&mut node.raft.notes);
-        for m in msgs {
+        let mut msgs = std::mem::take(&mut node.raft.msgs);
+        let mut notes = std::mem::take(&mut node.raft.notes);
+        for m in msgs.drain(..) {
             let latency = self
                 .rng
                 .range(self.opts.latency_min, self.opts.latency_max + 1);
@@ -634,8 +662,17 @@ impl Sim {
             let (mid, at) = self.net.send(m, self.now, latency, lost);
             self.schedule(at, Due::Deliver { msg: mid });
         }
-        for note in notes {
+        for note in notes.drain(..) {
             self.on_note(id, note);
+        }
+        // The outboxes go back empty, so the next step writes without allocating.
+        if let Some(node) = self.nodes.get_mut(&id) {
+            if node.raft.msgs.is_empty() {
+                node.raft.msgs = msgs;
+            }
+            if node.raft.notes.is_empty() {
+                node.raft.notes = notes;
+            }
         }
     }
 
@@ -832,15 +869,14 @@ impl Sim {
     ) {
         let msg = msg.into();
         self.event_count += 1;
-        self.events.push_back(Event {
-            seq: self.event_count,
-            time: self.now,
+        self.events.push_back(Event::new(
+            self.event_count,
+            self.now,
             node,
             kind,
-            text: msg.render(Lang::En),
             msg,
-            etcd_error: etcd.map(str::to_string),
-        });
+            etcd.map(str::to_string),
+        ));
         while self.events.len() > EVENT_CAP {
             self.events.pop_front();
         }

@@ -309,7 +309,7 @@ impl Lockstep {
             s.events
                 .iter()
                 .filter(|e| e.seq > seen && e.time == now)
-                .map(|e| e.text.clone())
+                .map(|e| e.text().to_string())
                 .collect()
         };
         let make = |ds: Vec<Diff>| {

@@ -94,18 +94,21 @@ impl Sim {
             .filter(|n| n.status == Status::Running)
             .map(|n| n.raft.id)
             .collect();
-        let mut next = std::collections::BTreeMap::new();
+        // Updated in place (it runs after every user action, and most change no link):
+        // links that broke go, links that stay keep their time, new links start now.
+        let (net, now) = (&self.net, self.now);
+        let up = |a: &NodeId| running.binary_search(a).is_ok();
+        self.links.retain(|a, to| {
+            to.retain(|b, _| up(a) && up(b) && net.connected(*a, *b));
+            !to.is_empty()
+        });
         for (i, a) in running.iter().enumerate() {
             for b in &running[i + 1..] {
-                if self.net.connected(*a, *b) {
-                    let since = self.connected_since(*a, *b).unwrap_or(self.now);
-                    next.entry(*a)
-                        .or_insert_with(std::collections::BTreeMap::new)
-                        .insert(*b, since);
+                if net.connected(*a, *b) {
+                    self.links.entry(*a).or_default().entry(*b).or_insert(now);
                 }
             }
         }
-        self.links = next;
     }
 
     /// A restarted member's connections start over.

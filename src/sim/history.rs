@@ -336,12 +336,12 @@ impl Timeline {
             let notable = matches!(
                 e.kind,
                 EventKind::Leader | EventKind::Fault | EventKind::Membership | EventKind::Invariant
-            ) || (e.kind == EventKind::Election && e.text.contains("campaigns"));
+            ) || (e.kind == EventKind::Election && e.text().contains("campaigns"));
             if notable {
                 self.markers.push(Marker {
                     time: e.time,
                     kind: e.kind,
-                    label: e.text.clone(),
+                    label: e.text().to_string(),
                     msg: e.msg.clone(),
                 });
             }

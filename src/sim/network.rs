@@ -103,10 +103,9 @@ impl Network {
     /// Puts `msg` in flight: it arrives `latency` ms after `now`, but not before the previous
     /// message on the same link. Returns its id and arrival time.
     pub fn send(&mut self, msg: Message, now: u64, latency: u64, lost: bool) -> (u64, u64) {
-        let key = (msg.from, msg.to);
-        let tail = self.link_tail.get(&key).copied().unwrap_or(0);
-        let at = (now + latency).max(tail);
-        self.link_tail.insert(key, at);
+        let tail = self.link_tail.entry((msg.from, msg.to)).or_insert(0);
+        let at = (now + latency).max(*tail);
+        *tail = at;
         let id = self.next_id;
         self.next_id += 1;
         self.in_flight.insert(

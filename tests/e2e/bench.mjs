@@ -11,14 +11,25 @@
 //           explore search running in its Web Worker: fps, frame intervals, per-frame work,
 //           long tasks, schedules per second in the worker, and the worker's files (fetched
 //           only when a search starts), raw and gzipped.
+//   sim     the same scenario (5 nodes, --writes writes to distinct keys, one a tick) run to
+//           its end by the app's wasm (the scenario tab's "run all") and by the native CLI
+//           (`raftlab run --json`, RAFTLAB_BIN or target/release/raftlab), --runs times each:
+//           simulated ticks per second of CPU time (the page's main thread, from DevTools'
+//           ThreadTime; the CLI's user + system time), the ratio, and both fingerprints (equal:
+//           the two ran the same thing). The wasm figure includes the one redraw at the end.
 //
-//   node tests/e2e/bench.mjs [--part fps|writes|cold|explore|all] [--seconds 10] [--throttle 1]
+//   node tests/e2e/bench.mjs [--part fps|writes|cold|sim|explore|all] [--seconds 10] [--throttle 1]
 //                            [--speed 1] [--minutes 5] [--keys distinct|one|both] [--runs 3]
-//                            [--url URL]
+//                            [--writes 5000] [--url URL]
 //
 // The app must be served (scripts/serve.sh, or node tests/e2e/serve.mjs dist PORT); RAFTLAB_URL
 // or --url says where. --throttle N slows the CPU N times (Chrome DevTools emulation).
 import { gzipSync } from 'node:zlib';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openApp, launchBrowser, isLocalUrl, APP_URL } from './harness.mjs';
 
 const args = process.argv.slice(2);
@@ -33,6 +44,7 @@ const speed = opt('speed', '1');
 const minutes = Number(opt('minutes', '5'));
 const keys = opt('keys', 'both');
 const runs = Number(opt('runs', '3'));
+const writes = Number(opt('writes', '5000'));
 // (harness.mjs reads RAFTLAB_URL when imported, before --url could set it)
 const BASE = opt('url', APP_URL);
 const at = (path) => new URL(path, BASE).href;
@@ -287,6 +299,96 @@ async function coldPart() {
   }
 }
 
+// The same scenario through the app's wasm and through the native CLI.
+async function simPart() {
+  const lines = ['cluster 5 seed=3', 'await leader != none within 60'];
+  for (let i = 0; i < writes; i++) lines.push(`propose k${i}=v${i}`, 'tick 1');
+  const scenario = lines.join('\n') + '\n';
+  const bin = process.env.RAFTLAB_BIN || fileURLToPath(new URL('../../target/release/raftlab', import.meta.url));
+
+  const wasm = [];
+  for (let r = 0; r < runs; r++) {
+    const app = await openWithProbes('?paused=1');
+    const { page } = app;
+    try {
+      await page.click('[data-tab="scenario"]');
+      // One input event with the whole text (typing it would take minutes).
+      await page.evaluate((text) => {
+        const area = document.querySelector('textarea[aria-label="scenario text"]');
+        area.value = text;
+        area.dispatchEvent(new Event('input', { bubbles: true }));
+      }, scenario);
+      await page.click('button[aria-label="load pasted scenario"]');
+      const cdp = await page.context().newCDPSession(page);
+      // threadTicks: the metrics' clock is the thread's CPU time; older Chromium lacks it.
+      await cdp.send('Performance.enable', { timeDomain: 'threadTicks' }).catch(() => cdp.send('Performance.enable'));
+      const thread = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value;
+      const before = await thread();
+      const wall = await page.evaluate(async () => {
+        const t0 = performance.now();
+        document.querySelector('button[aria-label="run all lines"]').click();
+        await new Promise((done) => {
+          const check = () => (document.querySelector('[data-scenario][data-done="true"]') ? done() : setTimeout(check, 0));
+          check();
+        });
+        return performance.now() - t0;
+      });
+      const after = await thread();
+      const now = Number(await page.getAttribute('[data-now]', 'data-now'));
+      const fingerprint = await page.getAttribute('[data-fingerprint]', 'data-fingerprint');
+      const cpu = before != null && after != null ? (after - before) * 1000 : null;
+      wasm.push({ ticks: now / 100, wall, cpu, fingerprint });
+      await app.assertNoErrors();
+    } finally {
+      await app.close();
+    }
+  }
+
+  const native = [];
+  if (existsSync(bin)) {
+    const file = join(mkdtempSync(join(tmpdir(), 'raftlab-bench-')), 'sim.scn');
+    writeFileSync(file, scenario);
+    // /usr/bin/time reports the child's CPU time; without it, only wall time is known.
+    const timed = existsSync('/usr/bin/time');
+    for (let r = 0; r < runs; r++) {
+      const t0 = performance.now();
+      const cmd = timed ? ['/usr/bin/time', ['-f', '%U %S', bin, 'run', '--json', file]] : [bin, ['run', '--json', file]];
+      const out = spawnSync(cmd[0], cmd[1], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      const wall = performance.now() - t0;
+      if (out.status !== 0) throw new Error(`${bin} run failed: ${out.stderr}`);
+      const json = JSON.parse(out.stdout);
+      let cpu = null;
+      if (timed) {
+        const [user, sys] = out.stderr.trim().split('\n').pop().split(' ').map(Number);
+        cpu = (user + sys) * 1000;
+      }
+      native.push({ ticks: json.time_ms / 100, wall, cpu, fingerprint: json.fingerprint });
+    }
+  }
+
+  const med = (xs) => quantile(xs, 0.5);
+  const rateOf = (rs, k) => med(rs.map((r) => (r.ticks * 1000) / r[k]));
+  const describe = (rs, k) => rs.map((r) => f1(r[k])).join(', ');
+  console.log(`sim:     scenario: 5 nodes, ${writes} writes to distinct keys, one a tick (${lines.length} lines)`);
+  const w = wasm.filter((r) => r.cpu != null);
+  console.log(
+    `sim:     wasm (app, run all): ${f1(wasm[0].ticks)} ticks; wall ${describe(wasm, 'wall')} ms${w.length ? `, main-thread CPU ${describe(w, 'cpu')} ms` : ''}; median ${f1(rateOf(wasm, 'wall'))} ticks/s wall${w.length ? `, ${f1(rateOf(w, 'cpu'))} ticks/s CPU` : ''}`,
+  );
+  if (native.length === 0) {
+    console.log(`sim:     native: no binary at ${bin} (cargo build --release, or set RAFTLAB_BIN)`);
+    return;
+  }
+  const n = native.filter((r) => r.cpu != null);
+  console.log(
+    `sim:     native (raftlab run --json): ${f1(native[0].ticks)} ticks; wall ${describe(native, 'wall')} ms${n.length ? `, CPU ${describe(n, 'cpu')} ms` : ''}; median ${f1(rateOf(native, 'wall'))} ticks/s wall${n.length ? `, ${f1(rateOf(n, 'cpu'))} ticks/s CPU` : ''}`,
+  );
+  const same = wasm.every((r) => r.fingerprint === native[0].fingerprint);
+  const byCpu = w.length && n.length ? `${(rateOf(n, 'cpu') / rateOf(w, 'cpu')).toFixed(2)}x by CPU time, ` : '';
+  console.log(
+    `sim:     wasm is ${byCpu}${(rateOf(native, 'wall') / rateOf(wasm, 'wall')).toFixed(2)}x by wall time slower than native; fingerprints ${same ? `equal (${native[0].fingerprint})` : `DIFFER: wasm ${wasm.map((r) => r.fingerprint).join(', ')} native ${native[0].fingerprint}`}`,
+  );
+}
+
 // Frames for `seconds` of wall time: intervals, per-frame work (data-frame-ms), long tasks.
 function sampleFrames(page, seconds) {
   return page.evaluate(async (seconds) => {
@@ -348,6 +450,7 @@ async function explorePart() {
 }
 
 if (part === 'cold' || part === 'all') await coldPart();
+if (part === 'sim' || part === 'all') await simPart();
 if (part === 'fps' || part === 'all') await fpsPart();
 if (part === 'explore' || part === 'all') await explorePart();
 if (part === 'writes' || part === 'all') {

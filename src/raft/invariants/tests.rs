@@ -391,3 +391,28 @@ fn a_leader_of_an_older_term_elected_late_is_not_bound_by_later_commits() {
     l4.role = Role::Leader;
     assert_eq!(check(&mut c, &[&l3, &f1, &l4]), vec!["leader completeness"]);
 }
+
+/// The checker's shortcut for configuration equality agrees with `==` on configurations that
+/// differ in each field, or in none.
+#[test]
+fn same_config_is_equality() {
+    let base = Config::with_voters([1, 2, 3]);
+    let mut variants = vec![base.clone(), Config::with_voters([1, 2, 4])];
+    let mut c = base.clone();
+    c.outgoing.insert(1);
+    variants.push(c);
+    let mut c = base.clone();
+    c.learners.insert(4);
+    variants.push(c);
+    let mut c = base.clone();
+    c.learners_next.insert(3);
+    variants.push(c);
+    let mut c = base.clone();
+    c.auto_leave = true;
+    variants.push(c);
+    for a in &variants {
+        for b in &variants {
+            assert_eq!(same_config(a, b), a == b, "{a:?} vs {b:?}");
+        }
+    }
+}

@@ -1,8 +1,6 @@
 //! A look at the next queued event without running it, for stepping tools that say what
 //! they are about to do (and skip what does nothing).
 
-use std::cmp::Reverse;
-
 use crate::i18n::Lang;
 use crate::raft::NodeId;
 
@@ -30,8 +28,8 @@ pub enum NextEvent<'a> {
 impl Sim {
     /// The next event [`Sim::step_event`] would process; None when nothing is scheduled.
     pub fn peek_event(&self) -> Option<NextEvent<'_>> {
-        let Reverse((_, _, due)) = self.queue.peek()?;
-        Some(match *due {
+        let due = self.queue.peek()?.due;
+        Some(match due {
             Due::Tick { node, epoch } => match self.nodes.get(&node) {
                 Some(n) if n.epoch == epoch && n.status == Status::Running => NextEvent::Tick(node),
                 _ => NextEvent::Void,
