@@ -416,7 +416,7 @@ pub fn render(v: &View) -> Html {
                 <legend>{ tr!(l, "ui.explore.checks") }</legend>
                 <div class="check-grid">{ checks }</div>
                 { field(v, ExField::Until, &e.until, tr!(l, "ui.explore.until"), "text",
-                    html! { <span class="hint">{ tr!(l, "ui.explore.until_hint") }</span> }) }
+                    html! { <span class="hint">{ tr!(l, "ui.explore.until_hint") }{ " " }<code>{ "n1.term > 5" }</code></span> }) }
             </fieldset>
             <div class="row wrap explore-numbers">
                 { field(v, ExField::Horizon, &e.horizon, tr!(l, "ui.explore.horizon"), "numeric", html! {}) }
