@@ -16,8 +16,9 @@ const INDEX = new URL('./', SCOPE).href;
 // The hashed files an index.html names, as absolute URLs.
 function assetsOf(html) {
   const urls = new Set();
-  // Every quoted reference: link hrefs, and the module script's import and wasm path.
-  for (const m of html.matchAll(/["']([^"'\s<>]+)["']/g)) {
+  // Every reference, quoted or not (release builds minify index.html, which drops the
+  // quotes around attribute values): link hrefs, and the module script's import and wasm path.
+  for (const m of html.matchAll(/["'=]([^"'\s<>]+)/g)) {
     let url;
     try {
       url = new URL(m[1], INDEX);

@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::message::NodeId;
 use super::quorum::{self, MajorityConfig, VoteResult};
@@ -309,9 +311,14 @@ impl Progress {
 }
 
 /// The leader's bookkeeping: configuration, per-member progress, and the votes of a campaign.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// `Debug`, `PartialEq` and serde see only the four public fields (the configuration stamp is
+/// bookkeeping for observers, not state), so the fingerprints built from `Debug` text do not
+/// depend on it.
+#[derive(Clone, Default, Serialize, Deserialize)]
 pub struct ProgressTracker {
-    /// The configuration in force (the last one applied).
+    /// The configuration in force (the last one applied). Change it with
+    /// [`ProgressTracker::set_config`], which also renews [`ProgressTracker::config_stamp`].
     pub config: Config,
     /// Progress of every member of `config` (the node itself included).
     pub progress: BTreeMap<NodeId, Progress>,
@@ -319,7 +326,39 @@ pub struct ProgressTracker {
     pub votes: BTreeMap<NodeId, bool>,
     /// The inflight window for new progress entries.
     pub max_inflight: usize,
+    /// See [`ProgressTracker::config_stamp`].
+    #[serde(skip)]
+    config_stamp: u64,
 }
+
+/// The last configuration stamp handed out. Process-wide, so two trackers (say a node before
+/// and after a restart) never share a stamp unless one is a clone of the other.
+static LAST_CONFIG_STAMP: AtomicU64 = AtomicU64::new(0);
+
+impl fmt::Debug for ProgressTracker {
+    /// As `#[derive(Debug)]` would print it without the stamp (fingerprints are built from
+    /// this text).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ProgressTracker")
+            .field("config", &self.config)
+            .field("progress", &self.progress)
+            .field("votes", &self.votes)
+            .field("max_inflight", &self.max_inflight)
+            .finish()
+    }
+}
+
+impl PartialEq for ProgressTracker {
+    /// Equal state; the stamps may differ.
+    fn eq(&self, other: &Self) -> bool {
+        self.config == other.config
+            && self.progress == other.progress
+            && self.votes == other.votes
+            && self.max_inflight == other.max_inflight
+    }
+}
+
+impl Eq for ProgressTracker {}
 
 impl ProgressTracker {
     /// A tracker for `config`, every member's progress starting at `next`.
@@ -329,9 +368,19 @@ impl ProgressTracker {
             progress: BTreeMap::new(),
             votes: BTreeMap::new(),
             max_inflight,
+            config_stamp: 0,
         };
         t.set_config(config, next);
         t
+    }
+
+    /// Names the configuration set by the last [`ProgressTracker::set_config`]: two trackers
+    /// with the same non-zero stamp hold equal configurations (one was cloned from the other
+    /// since). 0 means unknown (a default or deserialized tracker). It lets an observer that
+    /// looks after every event (the invariant checker) tell "unchanged" in O(1); it is only
+    /// true as long as `config` is not assigned directly.
+    pub fn config_stamp(&self) -> u64 {
+        self.config_stamp
     }
 
     /// Switches to `config`: keeps the progress of members that stay, creates it for new ones
@@ -349,6 +398,7 @@ impl ProgressTracker {
             pr.is_learner = learner;
         }
         self.config = config;
+        self.config_stamp = LAST_CONFIG_STAMP.fetch_add(1, Ordering::Relaxed) + 1;
     }
 
     /// The highest index a quorum has acknowledged (learners do not count).
@@ -404,6 +454,23 @@ impl ProgressTracker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_config_stamp_names_a_configuration_but_is_not_state() {
+        let a = ProgressTracker::new(Config::with_voters([1, 2, 3]), 1, 8);
+        let b = ProgressTracker::new(Config::with_voters([1, 2, 3]), 1, 8);
+        assert_ne!(a.config_stamp(), 0);
+        assert_ne!(a.config_stamp(), b.config_stamp());
+        assert_eq!(a.clone().config_stamp(), a.config_stamp());
+        // Same state, different stamps: equal, and the same Debug text (fingerprints).
+        assert_eq!(a, b);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        assert_eq!(format!("{a:#?}"), format!("{b:#?}"));
+        assert!(!format!("{a:?}").contains("stamp"));
+        let mut c = a.clone();
+        c.set_config(Config::with_voters([1, 2, 3]), 1);
+        assert_ne!(c.config_stamp(), a.config_stamp());
+    }
 
     #[test]
     fn inflight_window_fills_and_frees() {

@@ -122,8 +122,8 @@ impl Change {
     /// n1 term 0 → 1; n1 sent vote-resp to n3 (after 12 quiet events)".
     pub fn line(&self) -> String {
         let mut s = format!(
-            "t={:.3}s: {}: {}",
-            self.time as f64 / 1000.0,
+            "t={}s: {}: {}",
+            super::decimal::fixed(self.time as f64 / 1000.0, 3),
             self.event,
             self.changes.join("; ")
         );

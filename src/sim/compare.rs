@@ -319,8 +319,8 @@ impl Lockstep {
                 lineno: self.lineno,
                 line: self.line.clone(),
                 text: format!(
-                    "at tick {:.1} (line {}: {}), {}: {}",
-                    now as f64 / TICK_MS as f64,
+                    "at tick {} (line {}: {}), {}: {}",
+                    super::decimal::fixed(now as f64 / TICK_MS as f64, 1),
                     self.lineno,
                     self.line,
                     self.label,

@@ -111,11 +111,8 @@ fn snap_speed<'a>(v: &str, speeds: &[&'a str]) -> Option<(&'a str, bool)> {
     if let Some(s) = speeds.iter().find(|s| **s == v) {
         return Some((s, true));
     }
-    let x = v
-        .parse::<f64>()
-        .ok()
-        .filter(|x| x.is_finite() && *x > 0.0)?;
-    let distance = |s: &&str| s.parse::<f64>().ok().map(|y| (y.ln() - x.ln()).abs());
+    let x = super::decimal::parse(v).filter(|x| x.is_finite() && *x > 0.0)?;
+    let distance = |s: &&str| super::decimal::parse(s).map(|y| (y.ln() - x.ln()).abs());
     let best = speeds
         .iter()
         .filter(|s| distance(s).is_some())
@@ -124,7 +121,7 @@ fn snap_speed<'a>(v: &str, speeds: &[&'a str]) -> Option<(&'a str, bool)> {
                 .unwrap_or(f64::MAX)
                 .total_cmp(&distance(b).unwrap_or(f64::MAX))
         })?;
-    let exact = best.parse::<f64>().is_ok_and(|y| (y - x).abs() < 1e-9);
+    let exact = super::decimal::parse(best).is_some_and(|y| (y - x).abs() < 1e-9);
     Some((best, exact))
 }
 

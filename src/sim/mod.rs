@@ -11,6 +11,7 @@ pub mod client;
 pub mod cluster;
 pub mod compare;
 pub mod cond;
+pub mod decimal;
 pub mod event;
 pub mod explore;
 pub mod explore_job;

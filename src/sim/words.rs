@@ -15,7 +15,7 @@ use super::labels;
 
 /// Simulated milliseconds as seconds for people: "7.2 s".
 pub fn secs(ms: u64) -> String {
-    format!("{:.1} s", ms as f64 / 1000.0)
+    format!("{} s", super::decimal::fixed(ms as f64 / 1000.0, 1))
 }
 
 /// Why a message from `from` never reached `to`.

@@ -19,6 +19,7 @@ use super::forms::Forms;
 use super::keys;
 use super::lang_pref;
 use super::lesson::Lesson;
+use super::memo::Memos;
 use super::pace::{self, Pace};
 use super::prefs;
 use super::{event_log, log_view, page};
@@ -47,6 +48,9 @@ pub struct App {
     /// A wake-up is set for a held-back announcement (the run may be paused, with no frames
     /// coming to flush it).
     announce_waiting: bool,
+    /// The panels' kept builds, and the generation their stamps include (see `memo`).
+    memos: Memos,
+    generation: u64,
 }
 
 impl App {
@@ -342,6 +346,8 @@ impl Component for App {
             _keys: keys,
             announcer: Announcer::default(),
             announce_waiting: false,
+            memos: Memos::default(),
+            generation: 0,
         };
         app.apply_location();
         lang_pref::apply_document(app.ui.lang);
@@ -352,6 +358,11 @@ impl Component for App {
     }
 
     fn update(&mut self, _ctx: &Context<Self>, msg: Msg) -> bool {
+        // A frame only advances the run, and a held-back announcement only feeds the live
+        // region; anything else may change what any panel shows.
+        if !matches!(msg, Msg::Frame(_) | Msg::Announce | Msg::None) {
+            self.generation += 1;
+        }
         match msg {
             Msg::Frame(ts) => {
                 let changed = self.frame(ts);
@@ -585,6 +596,8 @@ impl Component for App {
             compare: self.compare.as_ref(),
             link: ctx.link(),
             dispatch: self.dispatch.clone(),
+            memos: &self.memos,
+            generation: self.generation,
         };
         page::render(&v)
     }

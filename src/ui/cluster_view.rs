@@ -104,7 +104,7 @@ pub fn render(v: &View) -> Html {
         lang,
         "ui.cv.aria",
         n = v.sim.nodes.len(),
-        time = format!("{:.1}", v.sim.now as f64 / 1000.0),
+        time = crate::sim::decimal::fixed(v.sim.now as f64 / 1000.0, 1),
         leader = match v.sim.leader() {
             Some(l) => tr!(lang, "ui.cv.aria_leader", node = node_name(l)),
             None => tr!(lang, "ui.cv.aria_no_leader").to_string(),
@@ -639,5 +639,5 @@ pub fn status_class(s: Status) -> &'static str {
 
 /// A coordinate as SVG text.
 pub fn fmt(x: f64) -> String {
-    format!("{x:.1}")
+    crate::sim::decimal::fixed(x, 1)
 }

@@ -172,7 +172,7 @@ pub fn parse_with(v: &str) -> Result<Vec<(String, String)>, String> {
 }
 
 fn ticks(ms: u64) -> String {
-    format!("{:.1}", ms as f64 / TICK_MS as f64)
+    crate::sim::decimal::fixed(ms as f64 / TICK_MS as f64, 1)
 }
 
 /// One pane's compact node table: role, term, commit; a node named in the first divergence
@@ -225,13 +225,19 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
             link: v.link,
             dispatch: v.dispatch.clone(),
             compare: None,
+            // The drawing keeps no panel (see `memo`), so sharing these is harmless.
+            memos: v.memos,
+            generation: v.generation,
         };
         cluster_view::render(&pv)
     };
     // The time strip: the run so far, with the first divergence marked.
     let span = now.max(first.map_or(0, |d| d.time)).max(1) as f64;
     let marker = first.map(|d| {
-        let left = format!("left:{:.1}%", d.time as f64 / span * 100.0);
+        let left = format!(
+            "left:{}%",
+            crate::sim::decimal::fixed(d.time as f64 / span * 100.0, 1)
+        );
         html! {
             <span class="cmp-mark" style={left} data-divergence-mark={d.time.to_string()}
                 title={tr!(l, "ui.cmp.diverged_here", tick = ticks(d.time))}>{ "◆" }</span>

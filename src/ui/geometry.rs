@@ -1,6 +1,8 @@
 //! Where things go in the cluster drawing: nodes on a ring, message positions along links,
 //! and the hull around a partition group. Pure arithmetic.
 
+use crate::sim::decimal::fixed;
+
 /// A point in SVG units.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pt {
@@ -117,7 +119,7 @@ pub fn hull(pts: &[Pt]) -> Vec<Pt> {
 /// The SVG `points` attribute for a polygon.
 pub fn points_attr(pts: &[Pt]) -> String {
     pts.iter()
-        .map(|p| format!("{:.1},{:.1}", p.x, p.y))
+        .map(|p| format!("{},{}", fixed(p.x, 1), fixed(p.y, 1)))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -130,5 +132,12 @@ pub fn arc_path(c: Pt, r: f64, frac: f64) -> String {
     let (x0, y0) = (c.x + r * a0.cos(), c.y + r * a0.sin());
     let (x1, y1) = (c.x + r * a1.cos(), c.y + r * a1.sin());
     let large = if f > 0.5 { 1 } else { 0 };
-    format!("M {x0:.2} {y0:.2} A {r:.2} {r:.2} 0 {large} 1 {x1:.2} {y1:.2}")
+    let (x0, y0, r, x1, y1) = (
+        fixed(x0, 2),
+        fixed(y0, 2),
+        fixed(r, 2),
+        fixed(x1, 2),
+        fixed(y1, 2),
+    );
+    format!("M {x0} {y0} A {r} {r} 0 {large} 1 {x1} {y1}")
 }

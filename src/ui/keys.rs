@@ -100,7 +100,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
 
 /// The key for a shortcut's tooltip, in `lang`: " (key W)".
 pub fn hint(lang: Lang, key: &str) -> String {
-    tr!(lang, "ui.keys.hint", key = key.to_uppercase())
+    tr!(lang, "ui.keys.hint", key = key.to_ascii_uppercase())
 }
 
 /// The message for a letter key, if it is one of ours (no modifier but shift is checked by

@@ -17,7 +17,7 @@ fn speed_label(s: f64) -> String {
     if s == 0.5 {
         "½×".to_string()
     } else {
-        format!("{s}×")
+        format!("{}×", crate::sim::decimal::shortest(s))
     }
 }
 
@@ -31,7 +31,7 @@ fn speeds(v: &View, l: &Lesson) -> Html {
             let on = (l.speed - s).abs() < 1e-9;
             html! {
                 <button class={classes!("seg", on.then_some("on"))} aria-pressed={on.to_string()}
-                    aria-label={tr!(lang, "ui.ls.speed_aria", label = speed_label(s), s = s)}
+                    aria-label={tr!(lang, "ui.ls.speed_aria", label = speed_label(s), s = crate::sim::decimal::shortest(s))}
                     onclick={v.link.callback(move |_| Msg::LessonSpeed(s))}>{ speed_label(s) }</button>
             }
         })

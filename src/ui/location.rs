@@ -22,7 +22,7 @@ impl App {
         let (query, hash) = dom::location_parts();
         // The speed selector's values: "teach" and the fixed speeds.
         let mut offered = vec!["teach".to_string()];
-        offered.extend(FIXED.iter().map(|s| s.to_string()));
+        offered.extend(FIXED.iter().map(|s| crate::sim::decimal::shortest(*s)));
         let offered: Vec<&str> = offered.iter().map(String::as_str).collect();
         let l = launch::parse(&query, &hash, &offered);
         self.ui.embed = l.embed;

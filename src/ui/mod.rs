@@ -3,7 +3,8 @@
 //! [`app`] owns the run and the animation clock and is the one reducer of [`state::Msg`];
 //! [`page`] lays the page out; every other module renders one part of it from a
 //! [`state::View`] (the run at the moment viewed, plus view state). Parts that change often
-//! (nodes, messages, log rows, events) are components with compared inputs.
+//! (nodes, messages, log rows, events) are components with compared inputs; the panels that
+//! do not move with the clock keep their last build until what they show changes ([`memo`]).
 
 mod action_bar;
 mod app;
@@ -27,6 +28,7 @@ mod lesson_view;
 mod location;
 mod log_view;
 mod membership_panel;
+mod memo;
 mod message_view;
 mod network_panel;
 mod node_panel;

@@ -27,7 +27,7 @@ impl Pace {
         if s == "teach" {
             return Some(Pace::Teach);
         }
-        let x = s.parse::<f64>().ok()?;
+        let x = crate::sim::decimal::parse(s)?;
         (x.is_finite() && x > 0.0).then(|| Pace::Fixed(x.clamp(0.01, 50.0)))
     }
 

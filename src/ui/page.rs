@@ -11,6 +11,7 @@ use yew::prelude::*;
 use super::app::{Msg, Theme, View};
 use super::keys;
 use super::location::full_app_url;
+use super::memo::{self, Slot};
 use super::{
     action_bar, cluster_view, compare_view, config_view, event_log, help, lesson_view, log_view,
     message_view, progress_view, tabs, timeline_bar, toolbar,
@@ -42,7 +43,8 @@ fn status(v: &View) -> Html {
             data-processed={sim.processed.to_string()}
             data-playing={running.to_string()}
             data-head={v.tl.head_time().to_string()}
-            data-frame-ms={format!("{:.2}", v.ui.frame_ms)}></span>
+            data-frame-ms={crate::sim::decimal::fixed(v.ui.frame_ms, 2)}
+            data-builds={v.memos.builds()}></span>
     }
 }
 
@@ -110,6 +112,75 @@ fn stage(v: &View) -> Html {
     }
 }
 
+/// What the tabs show that can change while the clock runs. Only the node chooser (the Node
+/// tab with no node selected) is known to show nothing else than the node names; every other
+/// panel is built again on each frame, as it reads more of the run.
+fn tabs_stamp(v: &View) -> u64 {
+    let chooser = v.ui.tab == super::app::Tab::Node
+        && v.ui
+            .selected_node
+            .is_none_or(|id| !v.sim.nodes.contains_key(&id));
+    if chooser {
+        let ids: Vec<_> = v.sim.nodes.keys().copied().collect();
+        memo::stamp(v.generation, ids)
+    } else {
+        memo::stamp(v.generation, (v.sim.now, v.sim.processed, v.running()))
+    }
+}
+
+/// Everything the progress table reads: the leader, its last index, the learner threshold and
+/// each peer's progress.
+fn progress_stamp(v: &View) -> u64 {
+    let sim = v.sim;
+    let Some(lead) = sim.leader().and_then(|l| sim.nodes.get(&l)) else {
+        return memo::stamp(v.generation, None::<u64>);
+    };
+    let raft = &lead.raft;
+    let peers: Vec<_> = raft
+        .trk
+        .progress
+        .iter()
+        .map(|(id, p)| {
+            (
+                *id,
+                p.matched,
+                p.next,
+                p.state.name(),
+                p.inflights.count(),
+                p.inflights.cap,
+                p.is_paused(),
+                p.recent_active,
+                p.is_learner,
+            )
+        })
+        .collect();
+    memo::stamp(
+        v.generation,
+        (
+            Some(raft.id),
+            raft.log.last_index(),
+            sim.opts.learner_ready,
+            peers,
+        ),
+    )
+}
+
+/// The event log shows the newest events (events are only ever appended, and the oldest
+/// dropped), filtered by what is hidden (which depends on playing), and the violations (only
+/// ever appended).
+fn events_stamp(v: &View) -> u64 {
+    let sim = v.sim;
+    let ends = (
+        sim.events.len(),
+        sim.events.front().map(|e| e.seq),
+        sim.events.back().map(|e| e.seq),
+    );
+    memo::stamp(
+        v.generation,
+        (ends, sim.violations.len(), v.ui.playing, v.running()),
+    )
+}
+
 /// The app.
 pub fn render(v: &View) -> Html {
     let ui = v.ui;
@@ -131,7 +202,7 @@ pub fn render(v: &View) -> Html {
                             { if running { "❚❚" } else { "▶" } }
                         </button>
                     }
-                    <span class="clock">{ tr!(l, "ui.page.clock", time = format!("{:.1}", v.sim.now as f64 / 1000.0)) }</span>
+                    <span class="clock">{ tr!(l, "ui.page.clock", time = crate::sim::decimal::fixed(v.sim.now as f64 / 1000.0, 1)) }</span>
                     <a href={full_app_url()} target="_blank" rel="noopener">{ tr!(l, "ui.page.open_full") }</a>
                 </div>
                 <main class="main">
@@ -169,16 +240,16 @@ pub fn render(v: &View) -> Html {
                     } else if ui.presenter {
                         { lesson_view::presenter_controls(v) }
                     } else if ui.welcome {
-                        { lesson_view::welcome(v) }
+                        { v.memos.panel(Slot::Welcome, memo::stamp(v.generation, ()), || lesson_view::welcome(v)) }
                     }
                     if side_controls {
                         <div class="side-head">
                             <button class="link-btn" onclick={link.callback(|_| Msg::Controls(Some(false)))}
                                 aria-label={tr!(l, "ui.page.hide_controls_aria")} title={tr!(l, "ui.page.hide_controls_tip")}>{ tr!(l, "ui.page.hide_controls") }</button>
                         </div>
-                        { tabs::render(v) }
-                        { progress_view::render(v) }
-                        { event_log::render(v) }
+                        { v.memos.panel(Slot::Tabs, tabs_stamp(v), || tabs::render(v)) }
+                        { v.memos.panel(Slot::Progress, progress_stamp(v), || progress_view::render(v)) }
+                        { v.memos.panel(Slot::Events, events_stamp(v), || event_log::render(v)) }
                     } else if !ui.presenter {
                         <button class="show-controls" onclick={link.callback(|_| Msg::Controls(Some(true)))}
                             aria-label={tr!(l, "ui.page.show_controls_aria")}>{ tr!(l, "ui.page.show_controls") }</button>

@@ -53,8 +53,8 @@ pub fn render(v: &View) -> Html {
                     <div class={classes!("catchup", ready.then_some("ready"))}
                         title={tr!(l, "ui.pr.catchup_tip", tip = tip(l, "learner-ready"), matched = p.matched, need = need, pct = pct, last = last)}
                         data-ready={ready.to_string()}>
-                        <div class="fill" style={format!("width:{:.0}%", frac * 100.0)}></div>
-                        <span>{ if ready { tr!(l, "ui.pr.ready").to_string() } else { tr!(l, "ui.pr.of_threshold", pct = format!("{:.0}", frac * 100.0)) } }</span>
+                        <div class="fill" style={format!("width:{}%", crate::sim::decimal::fixed(frac * 100.0, 0))}></div>
+                        <span>{ if ready { tr!(l, "ui.pr.ready").to_string() } else { tr!(l, "ui.pr.of_threshold", pct = crate::sim::decimal::fixed(frac * 100.0, 0)) } }</span>
                     </div>
                 }
             } else {

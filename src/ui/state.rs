@@ -166,6 +166,11 @@ pub struct View<'a> {
     /// Sends a message to the app; the same callback every frame, so components that take
     /// it as an input still compare equal when nothing else changed.
     pub dispatch: Callback<Msg>,
+    /// The panels' kept builds (see `memo`).
+    pub memos: &'a super::memo::Memos,
+    /// Bumped by every message but the animation frame: a panel's stamp includes it, so
+    /// anything a person does rebuilds every panel.
+    pub generation: u64,
 }
 
 impl View<'_> {

@@ -14,7 +14,7 @@ pub fn term_style(term: u64) -> String {
 
 /// "12.3 s".
 pub fn secs(ms: u64) -> String {
-    format!("{:.1} s", ms as f64 / 1000.0)
+    format!("{} s", crate::sim::decimal::fixed(ms as f64 / 1000.0, 1))
 }
 
 /// "n3", or "—" for none.

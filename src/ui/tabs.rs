@@ -37,7 +37,7 @@ pub fn render(v: &View) -> Html {
             let onclick = v.link.callback(move |_| Msg::Tab(t));
             html! {
                 <button role="tab" class={classes!("tab", on.then_some("on"))} aria-selected={on.to_string()}
-                    {onclick} data-tab={name.to_lowercase()}>{ crate::i18n::text(v.ui.lang, key) }</button>
+                    {onclick} data-tab={name.to_ascii_lowercase()}>{ crate::i18n::text(v.ui.lang, key) }</button>
             }
         })
         .collect::<Html>();

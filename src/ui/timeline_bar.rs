@@ -26,8 +26,8 @@ pub fn render(v: &View) -> Html {
     let now = v.sim.now;
     let seek = link.callback(|e: InputEvent| {
         let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-        match input.value().parse::<f64>() {
-            Ok(t) if t.is_finite() && t >= 0.0 => Msg::Seek(t as u64),
+        match crate::sim::decimal::parse(&input.value()) {
+            Some(t) if t.is_finite() && t >= 0.0 => Msg::Seek(t as u64),
             _ => Msg::None,
         }
     });
@@ -44,7 +44,7 @@ pub fn render(v: &View) -> Html {
             let label = m.msg.render(l);
             html! {
                 <button class={classes!("marker", format!("k-{}", m.kind.name()))}
-                    style={format!("left:{left:.2}%")} onclick={go}
+                    style={format!("left:{}%", crate::sim::decimal::fixed(left, 2))} onclick={go}
                     title={format!("{}: {}", secs(t), label)} aria-label={tr!(l, "ui.tl.go_to", time = secs(t), label = label)}></button>
             }
         })

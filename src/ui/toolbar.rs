@@ -12,14 +12,15 @@ use crate::i18n::Lang;
 use crate::tr;
 
 use super::glossary::tip_in as tip;
+use super::memo::{self, Slot};
 use super::pace::{Pace, FIXED};
 use super::style::secs;
 
 fn speed_label(l: Lang, s: f64) -> String {
     if s < 1.0 {
-        tr!(l, "ui.tb.slow", s = s)
+        tr!(l, "ui.tb.slow", s = crate::sim::decimal::shortest(s))
     } else {
-        tr!(l, "ui.tb.times", s = s)
+        tr!(l, "ui.tb.times", s = crate::sim::decimal::shortest(s))
     }
 }
 
@@ -33,7 +34,7 @@ fn pace_options(l: Lang, current: Pace) -> Html {
         .iter()
         .map(|s| {
             let on = matches!(current, Pace::Fixed(c) if (c - *s).abs() < 1e-9);
-            html! { <option value={s.to_string()} selected={on}>{ speed_label(l, *s) }</option> }
+            html! { <option value={crate::sim::decimal::shortest(*s)} selected={on}>{ speed_label(l, *s) }</option> }
         })
         .collect::<Html>();
     html! { <>{ teach }{ fixed }</> }
@@ -91,11 +92,35 @@ fn etcd_fields(v: &View) -> Html {
     }
 }
 
-/// The toolbar.
+/// The toolbar. Its controls are kept between frames (see `memo`): while the clock runs, only
+/// the clock's text is built again, unless the run changes what the controls show (a lesson
+/// pausing, a scenario's `set`, a violation).
 pub fn render(v: &View) -> Html {
+    let l = v.ui.lang;
+    let sim = v.sim;
+    let o = &sim.opts;
+    let stamp = memo::stamp(
+        v.generation,
+        (v.running(), format!("{o:?}"), sim.violations.len()),
+    );
+    html! {
+        <header class="toolbar" role="toolbar" aria-label={tr!(l, "ui.tb.aria")}>
+            <h1 class="brand" title={tr!(l, "ui.tb.brand_tip")}>{ "raftlab" }</h1>
+            <div class="group">
+                { v.memos.panel(Slot::ToolbarPlay, stamp, || play_controls(v)) }
+                <span class="clock" title={tr!(l, "ui.tb.clock_tip")}>
+                    { tr!(l, "ui.tb.clock", time = secs(sim.now), tick = sim.now / 100) }
+                </span>
+            </div>
+            { v.memos.panel(Slot::ToolbarOptions, stamp, || options_and_end(v)) }
+        </header>
+    }
+}
+
+/// Play / pause, the pace and the fast button.
+fn play_controls(v: &View) -> Html {
     let ui = v.ui;
     let l = ui.lang;
-    let sim = v.sim;
     let link = v.link;
     let play = link.callback(|_| Msg::TogglePlay);
     let speed = link.callback(|e: Event| {
@@ -110,6 +135,31 @@ pub fn render(v: &View) -> Html {
     let fast =
         link.callback(move |_| Msg::Pace(if teach { Pace::Fixed(5.0) } else { Pace::Teach }));
     let running = v.running();
+    html! {
+        <>
+            <button class={classes!("play", running.then_some("on"))} onclick={play}
+                aria-label={if running { tr!(l, "ui.tb.pause_aria") } else { tr!(l, "ui.tb.play_aria") }} data-playing={running.to_string()}
+                title={tr!(l, "ui.tb.play_tip")}>
+                { if running { tr!(l, "ui.tb.pause") } else { tr!(l, "ui.tb.play") } }
+            </button>
+            <label class="field">
+                <span class="wide-only">{ tr!(l, "ui.tb.speed") }</span>
+                <select onchange={speed} aria-label={tr!(l, "ui.tb.speed_aria")}>{ options }</select>
+            </label>
+            <button class="fast" onclick={fast} aria-label={if teach { tr!(l, "ui.tb.fast_aria") } else { tr!(l, "ui.tb.slow_aria") }}
+                title={if teach { tr!(l, "ui.tb.fast_tip") } else { tr!(l, "ui.tb.back_teach_tip") }}>
+                { if teach { tr!(l, "ui.tb.fast") } else { tr!(l, "ui.tb.slow_btn") } }
+            </button>
+        </>
+    }
+}
+
+/// The folded cluster options, then the invariants badge, theme, language and help.
+fn options_and_end(v: &View) -> Html {
+    let ui = v.ui;
+    let l = ui.lang;
+    let sim = v.sim;
+    let link = v.link;
     let n_opts = (1..=9)
         .map(|n| {
             html! { <option value={n.to_string()} selected={ui.forms.reset_n == n.to_string()}>{ n.to_string() }</option> }
@@ -124,7 +174,7 @@ pub fn render(v: &View) -> Html {
         Msg::Field(Field::ResetSeed, s.value())
     });
     let reset = link.callback(|_| Msg::Reset);
-    // Typed into the form first (the page re-renders every frame), applied on change.
+    // Typed into the form first, applied on change.
     let learner_typing = link.callback(|e: InputEvent| {
         let s: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::Field(Field::LearnerReady, s.value())
@@ -142,26 +192,7 @@ pub fn render(v: &View) -> Html {
     };
     let o = &sim.opts;
     html! {
-        <header class="toolbar" role="toolbar" aria-label={tr!(l, "ui.tb.aria")}>
-            <h1 class="brand" title={tr!(l, "ui.tb.brand_tip")}>{ "raftlab" }</h1>
-            <div class="group">
-                <button class={classes!("play", running.then_some("on"))} onclick={play}
-                    aria-label={if running { tr!(l, "ui.tb.pause_aria") } else { tr!(l, "ui.tb.play_aria") }} data-playing={running.to_string()}
-                    title={tr!(l, "ui.tb.play_tip")}>
-                    { if running { tr!(l, "ui.tb.pause") } else { tr!(l, "ui.tb.play") } }
-                </button>
-                <label class="field">
-                    <span class="wide-only">{ tr!(l, "ui.tb.speed") }</span>
-                    <select onchange={speed} aria-label={tr!(l, "ui.tb.speed_aria")}>{ options }</select>
-                </label>
-                <button class="fast" onclick={fast} aria-label={if teach { tr!(l, "ui.tb.fast_aria") } else { tr!(l, "ui.tb.slow_aria") }}
-                    title={if teach { tr!(l, "ui.tb.fast_tip") } else { tr!(l, "ui.tb.back_teach_tip") }}>
-                    { if teach { tr!(l, "ui.tb.fast") } else { tr!(l, "ui.tb.slow_btn") } }
-                </button>
-                <span class="clock" title={tr!(l, "ui.tb.clock_tip")}>
-                    { tr!(l, "ui.tb.clock", time = secs(sim.now), tick = sim.now / 100) }
-                </span>
-            </div>
+        <>
             <details class="group options">
                 <summary aria-label={tr!(l, "ui.tb.options_aria")}>{ tr!(l, "ui.tb.options") }</summary>
                 <div class="switches">
@@ -196,6 +227,6 @@ pub fn render(v: &View) -> Html {
                 { super::lang_pref::switch(v) }
                 <button onclick={help} aria-label={tr!(l, "ui.tb.help_aria")} title={tr!(l, "ui.tb.help_tip")}>{ "?" }</button>
             </div>
-        </header>
+        </>
     }
 }

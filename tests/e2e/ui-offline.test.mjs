@@ -27,7 +27,8 @@ async function startProxy() {
         if (state.version === 2) {
           html = html
             .replaceAll(state.oldCss, NEW_CSS)
-            .replace('<head>', '<head><meta name="raftlab-probe" content="version 2">');
+            // Before <title>: a release build's minified page has no <head> tag.
+            .replace('<title>', '<meta name="raftlab-probe" content="version 2"><title>');
         }
         body = Buffer.from(html);
       }

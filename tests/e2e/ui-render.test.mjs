@@ -1,5 +1,7 @@
 // Issue 12, item 1: render only what changed. While only messages move, the nodes, logs and
-// events are not touched; while paused, no animation frame is even requested.
+// events are not touched, and the panels that do not move with the clock (toolbar controls,
+// tabs, welcome box) are not even built again; while paused, no animation frame is even
+// requested.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
@@ -71,5 +73,64 @@ test('paused: no animation frame is requested and nothing is redrawn', { timeout
     // A negative check: over a second of wall time, nothing at all happens.
     const after = await page.evaluate(() => new Promise((r) => setTimeout(() => r({ raf: window.__raf, m: window.__mutations }), 1000)));
     assert.deepEqual(after, before);
+  }),
+);
+
+// The app counts how often each kept panel was built (data-builds, see src/ui/memo.rs).
+const builds = (page) =>
+  page.evaluate(() =>
+    Object.fromEntries(
+      document
+        .querySelector('[data-builds]')
+        .dataset.builds.split(' ')
+        .map((kv) => kv.split(':'))
+        .map(([k, n]) => [k, Number(n)]),
+    ),
+  );
+
+test('playing with only heartbeats: toolbar controls, tabs and welcome are not rebuilt, only the clock moves', { timeout: 90_000 }, () =>
+  withApp('render-panels', async (app) => {
+    const { page } = app;
+    await waitLeader(page);
+    await page.waitForFunction(() => [...document.querySelectorAll('g.node')].every((n) => n.dataset.commit === '1'));
+    await waitSimTime(page, (await page.evaluate(() => Number(document.querySelector('[data-now]').dataset.now))) + 300);
+    const before = await builds(page);
+    const seen = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const clock = document.querySelector('.toolbar .clock');
+          const clockBefore = clock.textContent;
+          // Mutations in the toolbar (but its clock), the tabs and the welcome box.
+          const outside = [];
+          const o = new MutationObserver((ms) => {
+            for (const m of ms) {
+              const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+              if (!el.closest('.clock')) outside.push(`${m.type} ${m.attributeName ?? ''} in ${el.className}`);
+            }
+          });
+          for (const sel of ['.toolbar', '.tabs', '.welcome']) {
+            o.observe(document.querySelector(sel), { subtree: true, childList: true, attributes: true, characterData: true });
+          }
+          let frames = 0;
+          const tick = () => {
+            if (++frames >= 90) {
+              o.disconnect();
+              resolve({ frames, outside, clockMoved: clock.textContent !== clockBefore });
+            } else requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        }),
+    );
+    const after = await builds(page);
+    const report = JSON.stringify({ before, after, seen });
+    assert.ok(seen.clockMoved, `the clock runs: ${report}`);
+    assert.deepEqual(seen.outside, [], `nothing but the clock changed in the toolbar, tabs and welcome box: ${report}`);
+    for (const panel of ['toolbar-play', 'toolbar-options', 'tabs', 'welcome']) {
+      assert.equal(after[panel], before[panel], `${panel} not built again while only heartbeats flew: ${report}`);
+    }
+    // A click builds them again (the kept build is not stale).
+    await page.click('.tabs [data-tab="network"]');
+    await page.waitForFunction((n) => Number(document.querySelector('[data-builds]').dataset.builds.match(/tabs:(\d+)/)[1]) > n, after.tabs);
+    assert.equal(await page.getAttribute('.tabs [data-tab="network"]', 'aria-selected'), 'true');
   }),
 );
