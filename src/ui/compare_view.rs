@@ -5,30 +5,20 @@
 //! The panes follow the lesson: after every message and animation frame the run is brought
 //! to the line the lesson's player has reached, and part way through a `tick` line to the
 //! player's clock (replayed from the start when the lesson went back), so the panes show
-//! both runs at the lesson's scenario line and simulated time. Inside an `await` or `at`
-//! line they wait at the line's start until the player finishes it. No protocol logic here: everything shown is read from the two `Sim`s and
-//! the engine's [`Divergence`].
+//! both runs at the lesson's scenario line and simulated time, inside `tick`, `await` and
+//! `at` lines too. Scrubbed back, they show the moment viewed. No protocol logic here:
+//! everything shown is read from the two `Sim`s and the engine's [`Divergence`].
 
 use yew::prelude::*;
 
+use crate::i18n::Lang;
+use crate::sim::cluster::{SimNode, Status};
 use crate::sim::compare::{CompareRun, Divergence, Variant};
-use crate::sim::{Sim, TICK_MS};
+use crate::sim::{labels, Sim, TICK_MS};
+use crate::tr;
 
 use super::app::{App, View};
 use super::cluster_view;
-
-/// The words this view shows, in one place so the catalog can take them over.
-mod words {
-    pub const NO_DIVERGENCE: &str = "No divergence yet: both runs are identical so far.";
-    pub const FIRST_DIVERGENCE: &str = "First divergence";
-    pub const PANES: &str = "comparison: run A and run B side by side";
-    pub const RUN_A: &str = "A";
-    pub const RUN_B: &str = "B";
-    pub const AS_WRITTEN: &str = "as written";
-    pub const BEFORE_FORK: &str = "not forked yet";
-    pub const DIVERGED_HERE: &str = "first divergence";
-    pub const FAILED_LINES: &str = "failed lines";
-}
 
 /// A comparison being shown: the scenario text and how B differs, and the run as far as the
 /// lesson has got.
@@ -69,11 +59,15 @@ impl Compare {
         }
     }
 
-    /// Brings both runs to where the lesson's player stands: every line before index
-    /// `target` run, and, when line `target` is a `tick` line part way through, its ticks up
-    /// to `now` ms. Replays from the start when the lesson went back.
-    pub fn sync_to(&mut self, target: usize, now: u64) {
-        if self.run.next_line() > target || self.run.a().now > now {
+    /// Brings both runs to the moment the lesson shows. At the lesson's head (`scrubbed`
+    /// false): every line before index `target` (the player's next line), then the waiting
+    /// of line `target` (`tick`, `await`, `at`) up to the player's clock `now`. Scrubbed
+    /// back to `now`: only the lines whose waiting is over by `now`, and the next one's
+    /// waiting up to it. Replays from the start when the lesson or the view went back.
+    pub fn sync_to(&mut self, target: usize, now: u64, scrubbed: bool) {
+        // At the head the runs may stand past the player's clock: an `await` that holds
+        // later in B than in A keeps both runs ticking until it holds in B.
+        if self.run.next_line() > target || (scrubbed && self.run.a().now > now) {
             match CompareRun::new(&self.text, &self.variant) {
                 Ok(r) => self.run = r,
                 Err(e) => {
@@ -82,23 +76,28 @@ impl Compare {
                 }
             }
         }
-        while self.run.next_line() < target && self.error.is_none() {
+        while self.run.next_line() <= target && self.error.is_none() {
+            if scrubbed || self.run.next_line() == target {
+                match self.run.tick_within(now) {
+                    Ok(true) if self.run.next_line() < target => {}
+                    Ok(_) => break,
+                    Err(e) => {
+                        self.error = Some(e);
+                        break;
+                    }
+                }
+            }
             match self.run.step() {
                 Ok(true) => {}
                 Ok(false) => break,
                 Err(e) => self.error = Some(e),
             }
         }
-        if self.run.next_line() == target && self.error.is_none() {
-            if let Err(e) = self.run.tick_within(now) {
-                self.error = Some(e);
-            }
-        }
     }
 
     /// Runs every line (a shared run shown as a whole).
     pub fn run_all(&mut self) {
-        self.sync_to(usize::MAX, u64::MAX);
+        self.sync_to(usize::MAX, u64::MAX, false);
     }
 }
 
@@ -136,8 +135,12 @@ impl App {
         }
         match &self.scenario {
             Some(l) => {
-                let now = l.player.timeline().map_or(u64::MAX, |t| t.head_time());
-                c.sync_to(l.player.next_line().unwrap_or(usize::MAX), now)
+                // The moment shown: the head while the lesson plays, earlier when scrubbed.
+                let (now, scrubbed) = l
+                    .player
+                    .timeline()
+                    .map_or((u64::MAX, false), |t| (t.sim().now, !t.at_head()));
+                c.sync_to(l.player.next_line().unwrap_or(usize::MAX), now, scrubbed)
             }
             None => self.compare = None,
         }
@@ -174,7 +177,7 @@ fn ticks(ms: u64) -> String {
 
 /// One pane's compact node table: role, term, commit; a node named in the first divergence
 /// is highlighted.
-fn node_rows(sim: &Sim, div: Option<&Divergence>) -> Html {
+fn node_rows(l: Lang, sim: &Sim, div: Option<&Divergence>) -> Html {
     sim.nodes
         .iter()
         .map(|(id, n)| {
@@ -182,22 +185,31 @@ fn node_rows(sim: &Sim, div: Option<&Divergence>) -> Html {
             html! {
                 <li class={classes!("cmp-node", differs.then_some("differs"))} data-node={id.to_string()}>
                     <b>{ format!("n{id}") }</b>
-                    { format!(" {} · term {} · commit {}", cluster_view::role_name(n), n.raft.term, n.raft.log.committed) }
+                    { " " }{ tr!(l, "ui.cmp.node_row", role = role_word(l, n), term = n.raft.term, commit = n.raft.log.committed) }
                 </li>
             }
         })
         .collect()
 }
 
+/// A node's role (or why it is not running), in words.
+fn role_word(l: Lang, n: &SimNode) -> String {
+    match n.status {
+        Status::Running => labels::role(n.raft.role).render(l),
+        s => labels::status(s).render(l),
+    }
+}
+
 fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compare) -> Html {
+    let l = v.ui.lang;
     let first = c.run.first();
     let (name, class) = if side == "a" {
-        (words::RUN_A, "pane-a")
+        ("A", "pane-a")
     } else {
-        (words::RUN_B, "pane-b")
+        ("B", "pane-b")
     };
     let caption = if label.is_empty() {
-        format!("{name}: {}", words::AS_WRITTEN)
+        format!("{name}: {}", tr!(l, "ui.cmp.as_written"))
     } else {
         format!("{name}: {label}")
     };
@@ -228,7 +240,7 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
         );
         html! {
             <span class="cmp-mark" style={left} data-divergence-mark={d.time.to_string()}
-                title={format!("{} @ {}", words::DIVERGED_HERE, ticks(d.time))}>{ "◆" }</span>
+                title={tr!(l, "ui.cmp.diverged_here", tick = ticks(d.time))}>{ "◆" }</span>
         }
     });
     let failed = if side == "a" {
@@ -242,17 +254,17 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
             aria-label={caption.clone()}>
             <header class="cmp-head">
                 <span class="cmp-label">{ caption }</span>
-                if sim.is_none() { <span class="cmp-note">{ words::BEFORE_FORK }</span> }
-                <span class="cmp-clock">{ format!("tick {}", ticks(now)) }</span>
+                if sim.is_none() { <span class="cmp-note">{ tr!(l, "ui.cmp.before_fork") }</span> }
+                <span class="cmp-clock">{ tr!(l, "ui.cmp.clock", tick = ticks(now)) }</span>
             </header>
             <div class="cmp-picture">{ drawing }</div>
             <div class="cmp-strip" aria-hidden="true">
                 <span class="cmp-fill" style="width:100%"></span>
                 { for marker }
             </div>
-            <ul class="cmp-nodes">{ node_rows(shown, first) }</ul>
+            <ul class="cmp-nodes">{ node_rows(l, shown, first) }</ul>
             if failed > 0 {
-                <p class="cmp-failed">{ format!("{}: {failed}", words::FAILED_LINES) }</p>
+                <p class="cmp-failed">{ tr!(l, "ui.cmp.failed_lines", n = failed) }</p>
             }
         </section>
     }
@@ -260,21 +272,22 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
 
 /// The two panes and the divergence box, in place of the single drawing.
 pub fn render(v: &View, c: &Compare) -> Html {
+    let l = v.ui.lang;
     let (la, lb) = &c.labels;
     let div = match (&c.error, c.run.first()) {
         (Some(e), _) => html! { <p class="cmp-error" role="alert">{ e.clone() }</p> },
         (None, Some(d)) => html! {
             <p class="cmp-divergence" data-divergence={d.time.to_string()} aria-live="polite">
-                <b>{ format!("{} @ tick {}: ", words::FIRST_DIVERGENCE, ticks(d.time)) }</b>
+                <b>{ tr!(l, "ui.cmp.first_divergence", tick = ticks(d.time)) }{ " " }</b>
                 { divergence_words(c.run.label(), d) }
             </p>
         },
         (None, None) => html! {
-            <p class="cmp-divergence none" aria-live="polite">{ words::NO_DIVERGENCE }</p>
+            <p class="cmp-divergence none" aria-live="polite">{ tr!(l, "ui.cmp.no_divergence") }</p>
         },
     };
     html! {
-        <div class="compare" role="group" aria-label={words::PANES}>
+        <div class="compare" role="group" aria-label={tr!(l, "ui.cmp.panes")}>
             <div class="cmp-panes">
                 { pane(v, "a", la, Some(c.run.a()), c) }
                 { pane(v, "b", lb, c.run.b(), c) }
