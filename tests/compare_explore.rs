@@ -67,6 +67,44 @@ fn stepping_line_by_line_keeps_both_clocks_together_and_matches_compare() {
 }
 
 #[test]
+fn await_and_at_lines_can_be_followed_part_way() {
+    // The panes follow the lesson's clock inside `await` and `at` lines too, and a moment
+    // scrubbed back to: `tick_within` moves both runs no further than asked and says whether
+    // the line's waiting is over.
+    let text = "cluster 3 seed=1\ncompare prevote=off\nawait leader != none within 40\nat 9000\nexpect leader != none\n";
+    let whole = compare(text, &Variant::default()).unwrap();
+    let mut run = CompareRun::new(text, &Variant::default()).unwrap();
+    assert!(run.step().unwrap(), "compare line");
+    let t0 = run.a().now;
+    assert!(
+        !run.tick_within(t0 + 3 * TICK_MS + 37).unwrap(),
+        "no leader after 3 ticks"
+    );
+    assert_eq!(run.a().now, t0 + 3 * TICK_MS, "await: three whole ticks");
+    assert_eq!(run.b().unwrap().now, run.a().now, "lockstep");
+    // Far enough: the leader is elected inside the limit and the line is over.
+    assert!(run.tick_within(t0 + 40 * TICK_MS).unwrap());
+    let elected = run.a().now;
+    assert!(elected < t0 + 40 * TICK_MS);
+    assert!(run.step().unwrap());
+    assert_eq!(
+        run.a().now,
+        elected,
+        "the rest of the await line moved nothing"
+    );
+    // `at 9000`: followed to 5000, then to its time.
+    assert!(!run.tick_within(5000).unwrap());
+    assert_eq!((run.a().now, run.b().unwrap().now), (5000, 5000));
+    assert!(run.tick_within(20_000).unwrap());
+    assert_eq!(run.a().now, 9000, "never past the line's own time");
+    while run.step().unwrap() {}
+    let end = run.finish();
+    assert_eq!(end.a.fingerprint(), whole.a.fingerprint());
+    assert_eq!(end.b.fingerprint(), whole.b.fingerprint());
+    assert_eq!(end.first, whole.first);
+}
+
+#[test]
 fn side_labels_name_what_each_run_has() {
     let run = CompareRun::new(preset("21-compare-prevote-rejoin"), &Variant::default()).unwrap();
     assert_eq!(

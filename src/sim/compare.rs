@@ -459,19 +459,43 @@ impl Lockstep {
     }
 
     fn await_cond(&mut self, cond: &Cond, within: u64, only: Option<Side>) {
+        let mut p = Partial::default();
+        self.await_until(cond, within, only, &mut p, u64::MAX);
+    }
+
+    /// Runs an `await` line from where `p` left it, ticking only while the clock stays at
+    /// or before `limit` ms. True when the line is over (the condition held in every run,
+    /// or `within` ran out and the failures are recorded). Resuming passes exactly the
+    /// states one uninterrupted call passes.
+    fn await_until(
+        &mut self,
+        cond: &Cond,
+        within: u64,
+        only: Option<Side>,
+        p: &mut Partial,
+        limit: u64,
+    ) -> bool {
         let sides = self.sides(only);
-        let mut held = vec![false; sides.len()];
-        for i in 0..=within {
-            for (k, s) in sides.iter().enumerate() {
-                held[k] |= cond.eval(self.sim(*s)).0;
-            }
-            if held.iter().all(|h| *h) {
-                return;
-            }
-            if i < within {
-                self.tick();
-            }
+        if p.held.len() != sides.len() {
+            p.held = vec![false; sides.len()];
         }
+        loop {
+            for (k, s) in sides.iter().enumerate() {
+                p.held[k] |= cond.eval(self.sim(*s)).0;
+            }
+            if p.held.iter().all(|h| *h) {
+                return true;
+            }
+            if p.done >= within {
+                break;
+            }
+            if self.a.now + TICK_MS > limit {
+                return false;
+            }
+            self.tick();
+            p.done += 1;
+        }
+        let held = p.held.clone();
         for (k, s) in sides.iter().enumerate() {
             if !held[k] {
                 let actual = cond.actual(self.sim(*s));
@@ -484,6 +508,7 @@ impl Lockstep {
                 );
             }
         }
+        true
     }
 
     fn act(&mut self, action: &Action, only: Option<Side>) {
@@ -584,9 +609,21 @@ pub struct CompareRun {
     options: Vec<(String, String)>,
     fork: usize,
     next: usize,
-    /// A `tick` line begun by `tick_within`: (ticks done, violation counts before it).
-    partial: Option<(u64, usize, usize)>,
+    /// A line begun by `tick_within`.
+    partial: Option<Partial>,
     ls: Lockstep,
+}
+
+/// A `tick`, `at` or `await` line part way through.
+#[derive(Clone, Debug, Default)]
+struct Partial {
+    /// Ticks done.
+    done: u64,
+    /// Violation counts before the line (A, B).
+    before_a: usize,
+    before_b: usize,
+    /// An `await`: in which runs the condition has held so far.
+    held: Vec<bool>,
 }
 
 impl CompareRun {
@@ -697,10 +734,11 @@ impl CompareRun {
         let Some(line) = self.script.lines.get(i).cloned() else {
             return Ok(false);
         };
-        let (done, before_a, before_b) = match self.partial.take() {
+        let mut p = match self.partial.take() {
             Some(p) => p,
             None => self.begin(i)?,
         };
+        let (before_a, before_b) = (p.before_a, p.before_b);
         self.next += 1;
         let ls = &mut self.ls;
         match (&self.variant.instead, &line.stmt) {
@@ -708,11 +746,15 @@ impl CompareRun {
                 ls.exec(&line.stmt, Some(Side::A));
                 ls.exec(alt, Some(Side::B));
             }
-            // The rest of a `tick` line that `tick_within` began.
+            // The rest of a `tick` or `await` line that `tick_within` began (an `at`
+            // line simply continues to its time).
             (_, Stmt::Tick(n)) => {
-                for _ in done..*n {
+                for _ in p.done..*n {
                     ls.tick();
                 }
+            }
+            (_, Stmt::Await { cond, within }) => {
+                ls.await_until(cond, *within, None, &mut p, u64::MAX);
             }
             _ => ls.exec(&line.stmt, None),
         }
@@ -739,7 +781,7 @@ impl CompareRun {
 
     /// Starts line `i`: forks B there when it is the fork point. Returns (ticks done,
     /// A's and B's violation counts before the line).
-    fn begin(&mut self, i: usize) -> Result<(u64, usize, usize), String> {
+    fn begin(&mut self, i: usize) -> Result<Partial, String> {
         let line = &self.script.lines[i];
         let ls = &mut self.ls;
         ls.lineno = line.lineno;
@@ -767,36 +809,55 @@ impl CompareRun {
             });
             ls.mark_seen();
         }
-        let before_a = ls.a.violations.len();
-        let before_b = ls.b.as_ref().map_or(0, |b| b.violations.len());
-        Ok((0, before_a, before_b))
+        Ok(Partial {
+            before_a: ls.a.violations.len(),
+            before_b: ls.b.as_ref().map_or(0, |b| b.violations.len()),
+            ..Partial::default()
+        })
     }
 
-    /// When the next line is a `tick N` line, runs as many of its ticks as fit before
-    /// `limit` ms (both runs, in lockstep), so the runs can follow a paced player part way
-    /// through the line; [`CompareRun::step`] then runs the rest. The runs pass exactly the
-    /// states a whole-line step passes. Does nothing for any other line.
-    pub fn tick_within(&mut self, limit: u64) -> Result<(), String> {
+    /// Runs as much of the next line's waiting as fits before `limit` ms (both runs, in
+    /// lockstep), so the runs can follow a paced player, or a moment scrubbed back to, part
+    /// way through a line: the ticks of `tick N`, the ticks of `await COND within N` until
+    /// the condition holds, the clock of `at MS` up to its time. [`CompareRun::step`] then
+    /// runs the rest; the runs pass exactly the states a whole-line step passes. Returns
+    /// whether the line's waiting is over by `limit` (always, for a line that takes no
+    /// time, and for `A:`/`B:` and `--instead` lines, which are only run whole).
+    pub fn tick_within(&mut self, limit: u64) -> Result<bool, String> {
         let i = self.next;
         let Some(line) = self.script.lines.get(i) else {
-            return Ok(());
+            return Ok(true);
         };
-        let Stmt::Tick(n) = line.stmt else {
-            return Ok(());
-        };
-        if matches!(&self.variant.instead, Some((lno, _, _)) if *lno == line.lineno) {
-            return Ok(());
+        if !matches!(
+            line.stmt,
+            Stmt::Tick(_) | Stmt::Await { .. } | Stmt::At { .. }
+        ) || matches!(&self.variant.instead, Some((lno, _, _)) if *lno == line.lineno)
+        {
+            return Ok(true);
         }
+        let stmt = line.stmt.clone();
         let mut p = match self.partial.take() {
             Some(p) => p,
             None => self.begin(i)?,
         };
-        while p.0 < n && self.ls.a.now + TICK_MS <= limit {
-            self.ls.tick();
-            p.0 += 1;
-        }
+        let over = match &stmt {
+            Stmt::Tick(n) => {
+                while p.done < *n && self.ls.a.now + TICK_MS <= limit {
+                    self.ls.tick();
+                    p.done += 1;
+                }
+                p.done >= *n
+            }
+            Stmt::Await { cond, within } => self.ls.await_until(cond, *within, None, &mut p, limit),
+            Stmt::At { time, .. } => {
+                let to = (*time).min(limit).max(self.ls.a.now);
+                self.ls.advance_to(to);
+                *time <= limit
+            }
+            _ => true,
+        };
         self.partial = Some(p);
-        Ok(())
+        Ok(over)
     }
 
     /// The index (in the parsed script's lines) of the next line to run; 1 after `new`.

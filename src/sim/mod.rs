@@ -14,6 +14,7 @@ pub mod cond;
 pub mod decimal;
 pub mod event;
 pub mod explore;
+pub mod explore_job;
 pub mod health;
 pub mod history;
 pub mod invariant_words;

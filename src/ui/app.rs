@@ -32,6 +32,8 @@ pub struct App {
     pub(super) scenario: Option<Lesson>,
     /// The comparison shown in compare mode (see `compare_view`).
     pub(super) compare: Option<super::compare_view::Compare>,
+    /// The explore search's worker, while one runs.
+    pub(super) explore_worker: Option<super::explore_ctl::ExploreWorker>,
     pub(super) ui: Ui,
     clock: FrameClock,
     last_ts: Option<f64>,
@@ -40,7 +42,7 @@ pub struct App {
     frame_start: Option<f64>,
     /// The scenario line last scrolled into view.
     revealed_line: Option<usize>,
-    dispatch: Callback<Msg>,
+    pub(super) dispatch: Callback<Msg>,
     _keys: Option<KeyListener>,
     announcer: Announcer,
     /// A wake-up is set for a held-back announcement (the run may be paused, with no frames
@@ -154,6 +156,7 @@ impl App {
         self.tl = Timeline::new(n, opts);
         self.scenario = None;
         self.compare = None;
+        self.ui.explore.scenario = None;
         self.ui.selected_node = None;
         self.ui.selected_msg = None;
         self.ui.history.clear();
@@ -305,6 +308,7 @@ impl Component for App {
             tl: Timeline::new(3, opts.clone()),
             scenario: None,
             compare: None,
+            explore_worker: None,
             ui: Ui {
                 playing: true,
                 pace: Pace::Teach,
@@ -330,6 +334,7 @@ impl Component for App {
                 step_line: None,
                 kinds_touched: false,
                 live: String::new(),
+                explore: Default::default(),
             },
             clock,
             last_ts: None,
@@ -559,6 +564,7 @@ impl Component for App {
             }
             Msg::DismissNotice => self.ui.notice = None,
             Msg::MoreLog => self.ui.log_cols = self.ui.log_cols.saturating_mul(2).min(100_000),
+            Msg::Explore(m) => self.explore_update(m),
             Msg::None => return false,
         }
         self.watch_violations();

@@ -336,7 +336,7 @@ pub struct NodeProps {
     lang: Lang,
 }
 
-pub(super) fn role_name(n: &SimNode) -> &'static str {
+fn role_name(n: &SimNode) -> &'static str {
     if n.status != Status::Running {
         return "down";
     }

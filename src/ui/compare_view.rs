@@ -5,16 +5,16 @@
 //! The panes follow the lesson: after every message and animation frame the run is brought
 //! to the line the lesson's player has reached, and part way through a `tick` line to the
 //! player's clock (replayed from the start when the lesson went back), so the panes show
-//! both runs at the lesson's scenario line and simulated time. Inside an `await` or `at`
-//! line they wait at the line's start until the player finishes it. No protocol logic here: everything shown is read from the two `Sim`s and
-//! the engine's [`Divergence`].
+//! both runs at the lesson's scenario line and simulated time, inside `tick`, `await` and
+//! `at` lines too. Scrubbed back, they show the moment viewed. No protocol logic here:
+//! everything shown is read from the two `Sim`s and the engine's [`Divergence`].
 
 use yew::prelude::*;
 
-use crate::i18n::{Lang, Msg as Text};
-use crate::sim::compare::{self, CompareRun, Divergence, Variant};
-use crate::sim::labels;
-use crate::sim::{Sim, TICK_MS};
+use crate::i18n::Lang;
+use crate::sim::cluster::{SimNode, Status};
+use crate::sim::compare::{CompareRun, Divergence, Variant};
+use crate::sim::{labels, Sim, TICK_MS};
 use crate::tr;
 
 use super::app::{App, View};
@@ -59,11 +59,15 @@ impl Compare {
         }
     }
 
-    /// Brings both runs to where the lesson's player stands: every line before index
-    /// `target` run, and, when line `target` is a `tick` line part way through, its ticks up
-    /// to `now` ms. Replays from the start when the lesson went back.
-    pub fn sync_to(&mut self, target: usize, now: u64) {
-        if self.run.next_line() > target || self.run.a().now > now {
+    /// Brings both runs to the moment the lesson shows. At the lesson's head (`scrubbed`
+    /// false): every line before index `target` (the player's next line), then the waiting
+    /// of line `target` (`tick`, `await`, `at`) up to the player's clock `now`. Scrubbed
+    /// back to `now`: only the lines whose waiting is over by `now`, and the next one's
+    /// waiting up to it. Replays from the start when the lesson or the view went back.
+    pub fn sync_to(&mut self, target: usize, now: u64, scrubbed: bool) {
+        // At the head the runs may stand past the player's clock: an `await` that holds
+        // later in B than in A keeps both runs ticking until it holds in B.
+        if self.run.next_line() > target || (scrubbed && self.run.a().now > now) {
             match CompareRun::new(&self.text, &self.variant) {
                 Ok(r) => self.run = r,
                 Err(e) => {
@@ -72,23 +76,28 @@ impl Compare {
                 }
             }
         }
-        while self.run.next_line() < target && self.error.is_none() {
+        while self.run.next_line() <= target && self.error.is_none() {
+            if scrubbed || self.run.next_line() == target {
+                match self.run.tick_within(now) {
+                    Ok(true) if self.run.next_line() < target => {}
+                    Ok(_) => break,
+                    Err(e) => {
+                        self.error = Some(e);
+                        break;
+                    }
+                }
+            }
             match self.run.step() {
                 Ok(true) => {}
                 Ok(false) => break,
                 Err(e) => self.error = Some(e),
             }
         }
-        if self.run.next_line() == target && self.error.is_none() {
-            if let Err(e) = self.run.tick_within(now) {
-                self.error = Some(e);
-            }
-        }
     }
 
     /// Runs every line (a shared run shown as a whole).
     pub fn run_all(&mut self) {
-        self.sync_to(usize::MAX, u64::MAX);
+        self.sync_to(usize::MAX, u64::MAX, false);
     }
 }
 
@@ -126,8 +135,12 @@ impl App {
         }
         match &self.scenario {
             Some(l) => {
-                let now = l.player.timeline().map_or(u64::MAX, |t| t.head_time());
-                c.sync_to(l.player.next_line().unwrap_or(usize::MAX), now)
+                // The moment shown: the head while the lesson plays, earlier when scrubbed.
+                let (now, scrubbed) = l
+                    .player
+                    .timeline()
+                    .map_or((u64::MAX, false), |t| (t.sim().now, !t.at_head()));
+                c.sync_to(l.player.next_line().unwrap_or(usize::MAX), now, scrubbed)
             }
             None => self.compare = None,
         }
@@ -147,13 +160,13 @@ pub fn parse_with(v: &str) -> Result<Vec<(String, String)>, crate::i18n::Msg> {
             let (k, val) = p
                 .split_once('=')
                 .or_else(|| p.split_once(':'))
-                .ok_or_else(|| Text::new("cmpw.not_pair").arg("p", p))?;
+                .ok_or_else(|| crate::i18n::Msg::new("cmpw.not_pair").arg("p", p))?;
             let mut probe = crate::sim::Options::default();
             probe
                 .set(k, val)
-                .map_err(|e| Text::new("cmpw.bad").arg("p", p).arg("why", e))?;
+                .map_err(|e| crate::i18n::Msg::new("cmpw.bad").arg("p", p).arg("why", e))?;
             if k == "seed" {
-                return Err(Text::new("cmpw.seed"));
+                return Err(crate::i18n::Msg::new("cmpw.seed"));
             }
             Ok((k.to_string(), val.to_string()))
         })
@@ -174,11 +187,19 @@ fn node_rows(l: Lang, sim: &Sim, div: Option<&Divergence>) -> Html {
             html! {
                 <li class={classes!("cmp-node", differs.then_some("differs"))} data-node={id.to_string()}>
                     <b>{ format!("n{id}") }</b>
-                    { tr!(l, "ui.cmp.node", role = role_words(l, n), term = n.raft.term, commit = n.raft.log.committed) }
+                    { " " }{ tr!(l, "ui.cmp.node_row", role = role_word(l, n), term = n.raft.term, commit = n.raft.log.committed) }
                 </li>
             }
         })
         .collect()
+}
+
+/// A node's role (or why it is not running), in words.
+fn role_word(l: Lang, n: &SimNode) -> String {
+    match n.status {
+        Status::Running => labels::role(n.raft.role).render(l),
+        s => labels::status(s).render(l),
+    }
 }
 
 fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compare) -> Html {
@@ -190,14 +211,9 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
         ("B", "pane-b")
     };
     let caption = if label.is_empty() {
-        tr!(
-            l,
-            "ui.cmp.side",
-            side = name,
-            label = tr!(l, "ui.cmp.as_written")
-        )
+        format!("{name}: {}", tr!(l, "ui.cmp.as_written"))
     } else {
-        tr!(l, "ui.cmp.side", side = name, label = label_words(l, label))
+        format!("{name}: {label}")
     };
     // Before the fork, B is A (the engine forks B from A there).
     let shown = sim.unwrap_or(c.run.a());
@@ -226,7 +242,7 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
         );
         html! {
             <span class="cmp-mark" style={left} data-divergence-mark={d.time.to_string()}
-                title={tr!(l, "ui.cmp.mark", tick = ticks(d.time))}>{ "◆" }</span>
+                title={tr!(l, "ui.cmp.diverged_here", tick = ticks(d.time))}>{ "◆" }</span>
         }
     });
     let failed = if side == "a" {
@@ -250,7 +266,7 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
             </div>
             <ul class="cmp-nodes">{ node_rows(l, shown, first) }</ul>
             if failed > 0 {
-                <p class="cmp-failed">{ tr!(l, "ui.cmp.failed", n = failed) }</p>
+                <p class="cmp-failed">{ tr!(l, "ui.cmp.failed_lines", n = failed) }</p>
             }
         </section>
     }
@@ -264,12 +280,12 @@ pub fn render(v: &View, c: &Compare) -> Html {
         (Some(e), _) => html! { <p class="cmp-error" role="alert">{ e.clone() }</p> },
         (None, Some(d)) => html! {
             <p class="cmp-divergence" data-divergence={d.time.to_string()} aria-live="polite">
-                <b>{ tr!(l, "ui.cmp.first", tick = ticks(d.time)) }</b>
-                { divergence_words(l, c.run.label(), d) }
+                <b>{ tr!(l, "ui.cmp.first_divergence", tick = ticks(d.time)) }{ " " }</b>
+                { divergence_words(c.run.label(), d) }
             </p>
         },
         (None, None) => html! {
-            <p class="cmp-divergence none" aria-live="polite">{ tr!(l, "ui.cmp.none") }</p>
+            <p class="cmp-divergence none" aria-live="polite">{ tr!(l, "ui.cmp.no_divergence") }</p>
         },
     };
     html! {
@@ -285,43 +301,10 @@ pub fn render(v: &View, c: &Compare) -> Html {
 
 /// "with prevote=off: n1 is candidate (A: precandidate) (line 16: campaign n1)": the
 /// engine's words, without the time it already shows in bold.
-fn divergence_words(l: Lang, label: &str, d: &Divergence) -> String {
+fn divergence_words(label: &str, d: &Divergence) -> String {
     let diffs = d
-        .diffs
-        .iter()
-        .map(compare::diff_words)
-        .reduce(|a, b| Text::new("cmp.and").arg("a", a).arg("b", b))
-        .map_or(String::new(), |m| m.render(l));
-    tr!(
-        l,
-        "ui.cmp.words",
-        label = label_words(l, label),
-        diffs = diffs,
-        line = d.lineno,
-        text = d.line
-    )
-}
-
-/// How B differs ("with prevote=off", "with 'kill n2' instead of 'kill n1'") in `l`: the
-/// options and commands stay as written, the words around them are translated.
-fn label_words(l: Lang, label: &str) -> String {
-    let Some(what) = label.strip_prefix("with ") else {
-        return label.to_string();
-    };
-    let parts: Vec<String> = what
-        .split(", ")
-        .map(|p| match p.split_once(" instead of ") {
-            Some((new, old)) => tr!(l, "ui.cmp.instead_of", new = new, old = old),
-            None => p.to_string(),
-        })
-        .collect();
-    tr!(l, "ui.cmp.with", what = parts.join(tr!(l, "ui.cmp.sep")))
-}
-
-/// A node's role in a pane's table, or that it is down.
-fn role_words(l: Lang, n: &crate::sim::SimNode) -> String {
-    match cluster_view::role_name(n) {
-        "down" => tr!(l, "ui.cmp.down").to_string(),
-        _ => labels::role(n.raft.role).render(l),
-    }
+        .text
+        .split_once(&format!("{label}: "))
+        .map_or(d.text.as_str(), |(_, w)| w);
+    format!("{label}: {diffs} (line {}: {})", d.lineno, d.line)
 }

@@ -4,7 +4,7 @@
 use crate::i18n::Msg as Text;
 use crate::sim::player::Player;
 use crate::sim::presets;
-use crate::sim::scenario::Script;
+use crate::sim::scenario::{Script, Stmt};
 
 use super::app::{App, Msg, Tab};
 use super::lesson::Lesson;
@@ -33,6 +33,10 @@ impl App {
     ) -> bool {
         match Script::parse(text) {
             Ok(script) => {
+                let declared = script.lines.iter().find_map(|l| match &l.stmt {
+                    Stmt::Explore(s) => Some(s.clone()),
+                    _ => None,
+                });
                 let mut player = Player::new(script);
                 player.lang = self.ui.lang;
                 // The first line is always `cluster`: run it so the new cluster shows at once.
@@ -40,6 +44,13 @@ impl App {
                 if let Some(tl) = player.timeline() {
                     self.sync_reset_form(tl.initial_size(), tl.initial_options().seed);
                 }
+                // The Explore tab can start from this scenario, with its `explore` line's
+                // settings (presets 25-27) in the form.
+                if let Some(spec) = &declared {
+                    self.ui.explore.prefill(spec);
+                }
+                self.ui.explore.scenario = Some(text.to_string());
+                self.ui.explore.from_scenario = true;
                 self.scenario = Some(Lesson::new(player, name, preset));
                 self.start_compare(text, &[], true);
                 self.ui.script_error = None;

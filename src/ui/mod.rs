@@ -14,6 +14,8 @@ mod compare_view;
 mod config_view;
 mod dom;
 mod event_log;
+mod explore_ctl;
+mod explore_panel;
 mod forms;
 mod geometry;
 mod glossary;

@@ -95,7 +95,7 @@ fn stage(v: &View) -> Html {
     if let Some(c) = v.compare {
         // Compare mode: both runs follow the script, so no actions and no single log.
         return html! {
-            <section class="stage compare-stage" aria-label={crate::tr!(v.ui.lang, "ui.cmp.stage")}>
+            <section class="stage compare-stage" aria-label={tr!(v.ui.lang, "ui.cmp.stage_aria")}>
                 { compare_view::render(v, c) }
             </section>
         };

@@ -24,6 +24,7 @@ pub enum Tab {
     Client,
     Scenario,
     Share,
+    Explore,
 }
 
 /// Colour theme: the system's, or forced.
@@ -81,6 +82,8 @@ pub struct Ui {
     pub kinds_touched: bool,
     /// What the polite live region says now.
     pub live: String,
+    /// The Explore tab's form and its search's state.
+    pub explore: super::explore_panel::ExploreUi,
 }
 
 /// Messages to the app: everything a person (or the animation clock) can do.
@@ -146,6 +149,8 @@ pub enum Msg {
     ShareLink,
     DismissNotice,
     MoreLog,
+    /// The Explore tab (its form, the worker's reports).
+    Explore(super::explore_panel::ExploreMsg),
     None,
 }
 

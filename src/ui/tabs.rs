@@ -1,18 +1,23 @@
-//! The right-hand panel's tabs: node, network, membership, client, scenario, export/share.
+//! The right-hand panel's tabs: node, network, membership, client, scenario, export/share,
+//! explore.
 
 use yew::prelude::*;
 
 use super::app::{Msg, Tab, View};
-use super::{client_panel, membership_panel, network_panel, node_panel, player_panel, share_panel};
+use super::{
+    client_panel, explore_panel, membership_panel, network_panel, node_panel, player_panel,
+    share_panel,
+};
 
 /// (tab, its English name for `data-tab`, its catalog key).
-const TABS: [(Tab, &str, &str); 6] = [
+const TABS: [(Tab, &str, &str); 7] = [
     (Tab::Node, "Node", "ui.tab.node"),
     (Tab::Network, "Network", "ui.tab.network"),
     (Tab::Members, "Membership", "ui.tab.membership"),
     (Tab::Client, "Client", "ui.tab.client"),
     (Tab::Scenario, "Scenario", "ui.tab.scenario"),
     (Tab::Share, "Export / share", "ui.tab.share"),
+    (Tab::Explore, "Explore", "ui.tab.explore"),
 ];
 
 fn tab_name(lang: crate::i18n::Lang, t: Tab) -> String {
@@ -43,6 +48,7 @@ pub fn render(v: &View) -> Html {
         Tab::Client => client_panel::render(v),
         Tab::Scenario => player_panel::render(v),
         Tab::Share => share_panel::render(v),
+        Tab::Explore => explore_panel::render(v),
     };
     html! {
         <section class="tabs panel" aria-label={crate::tr!(v.ui.lang, "ui.tab.aria")}>

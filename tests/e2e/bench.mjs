@@ -7,6 +7,10 @@
 //           memory (and JS heap) at the end. The issue's figure is --minutes 61.
 //   cold    --runs fresh browsers load the app: time until the cluster is drawn (interactive),
 //           and the bytes of every file loaded, raw and gzipped.
+//   explore the free run playing (3 nodes, teaching pace) for --seconds without, then with an
+//           explore search running in its Web Worker: fps, frame intervals, per-frame work,
+//           long tasks, schedules per second in the worker, and the worker's files (fetched
+//           only when a search starts), raw and gzipped.
 //   sim     the same scenario (5 nodes, --writes writes to distinct keys, one a tick) run to
 //           its end by the app's wasm (the scenario tab's "run all") and by the native CLI
 //           (`raftlab run --json`, RAFTLAB_BIN or target/release/raftlab), --runs times each:
@@ -14,7 +18,7 @@
 //           ThreadTime; the CLI's user + system time), the ratio, and both fingerprints (equal:
 //           the two ran the same thing). The wasm figure includes the one redraw at the end.
 //
-//   node tests/e2e/bench.mjs [--part fps|writes|cold|sim|all] [--seconds 10] [--throttle 1]
+//   node tests/e2e/bench.mjs [--part fps|writes|cold|sim|explore|all] [--seconds 10] [--throttle 1]
 //                            [--speed 1] [--minutes 5] [--keys distinct|one|both] [--runs 3]
 //                            [--writes 5000] [--url URL]
 //
@@ -385,9 +389,70 @@ async function simPart() {
   );
 }
 
+// Frames for `seconds` of wall time: intervals, per-frame work (data-frame-ms), long tasks.
+function sampleFrames(page, seconds) {
+  return page.evaluate(async (seconds) => {
+    const state = () => document.querySelector('[data-now]');
+    const intervals = [];
+    const work = [];
+    const longBefore = window.__bench.longTasks.length;
+    const t0 = performance.now();
+    let last = t0;
+    await new Promise((done) => {
+      function frame(t) {
+        intervals.push(t - last);
+        last = t;
+        work.push(Number(state().dataset.frameMs));
+        if (t - t0 < seconds * 1000) requestAnimationFrame(frame);
+        else done();
+      }
+      requestAnimationFrame(frame);
+    });
+    return { intervals, work, longTasks: window.__bench.longTasks.slice(longBefore), wallMs: performance.now() - t0 };
+  }, seconds);
+}
+
+async function explorePart() {
+  const app = await openWithProbes('');
+  const { page } = app;
+  const tried = () => page.evaluate(() => Number(document.querySelector('[data-explore-state]')?.dataset.exploreTried ?? 0));
+  const ms = () => page.evaluate(() => Number(document.querySelector('[data-explore-state]')?.dataset.exploreMs ?? 0));
+  const report = (label, r) => {
+    const frames = r.intervals.length;
+    console.log(
+      `explore: ${label}: ${f1((frames * 1000) / r.wallMs)} fps (${frames} frames) · frame interval p50 ${f1(quantile(r.intervals, 0.5))} ms, p95 ${f1(quantile(r.intervals, 0.95))} ms · per-frame work p50 ${f1(quantile(r.work, 0.5))} ms, p95 ${f1(quantile(r.work, 0.95))} ms · ${longTaskWords(r.longTasks)}`,
+    );
+  };
+  try {
+    await page.click('[data-tab="explore"]');
+    const idle = await sampleFrames(page, seconds);
+    report(`free run playing, no search, ${seconds}s`, idle);
+    await page.fill('[data-explore-field="schedules"]', '1000000');
+    await page.fill('[data-explore-field="seconds"]', '');
+    for (const f of ['loss', 'delay', 'member', 'transfer', 'compact']) await page.check(`[data-explore-allow="${f}"]`);
+    await page.click('[data-explore-start]');
+    await page.waitForFunction(() => Number(document.querySelector('[data-explore-state]')?.dataset.exploreTried) > 0, null, { timeout: 60_000 });
+    const [t0, ms0] = [await tried(), await ms()];
+    const busy = await sampleFrames(page, seconds);
+    const [t1, ms1] = [await tried(), await ms()];
+    report(`free run playing, search running in the worker, ${seconds}s`, busy);
+    console.log(`explore: the worker tried ${t1 - t0} schedules in ${f1((ms1 - ms0) / 1000)} s: ${f1(((t1 - t0) * 1000) / Math.max(1, ms1 - ms0))} per second (every fault and action allowed)`);
+    await page.click('[data-explore-stop]');
+    const files = app.requests.filter((u) => /explore_worker/.test(u));
+    for (const url of [...new Set(files)]) {
+      const body = Buffer.from(await (await fetch(url)).arrayBuffer());
+      console.log(`explore:   ${new URL(url).pathname} ${f1(body.length / 1000)} KB, gzipped ${f1(gzipSync(body, { level: 9 }).length / 1000)} KB (fetched when the search started)`);
+    }
+    await app.assertNoErrors();
+  } finally {
+    await app.close();
+  }
+}
+
 if (part === 'cold' || part === 'all') await coldPart();
 if (part === 'sim' || part === 'all') await simPart();
 if (part === 'fps' || part === 'all') await fpsPart();
+if (part === 'explore' || part === 'all') await explorePart();
 if (part === 'writes' || part === 'all') {
   if (keys !== 'one') await writesPart(true);
   if (keys !== 'distinct') await writesPart(false);

@@ -20,6 +20,15 @@ const VIEWS = [
   ['client tab', (page) => openTab(page, 'client')],
   ['scenario tab', (page) => openTab(page, 'scenario')],
   ['export / share tab', (page) => openTab(page, 'export / share')],
+  ['explore tab', (page) => openTab(page, 'explore')],
+  ['explore tab with a counterexample', async (page) => {
+    await openTab(page, 'scenario');
+    await page.selectOption('select[aria-label="preset"]', '26-explore-disruptive-rejoin');
+    await page.click('button[aria-label="load preset"]');
+    await openTab(page, 'explore');
+    await page.click('[data-explore-start]');
+    await page.waitForSelector('[data-explore-state="found"]', { timeout: 120_000 });
+  }],
   ['a running lesson', async (page) => {
     await openTab(page, 'scenario');
     await page.selectOption('select[aria-label="preset"]', { index: 1 });

@@ -127,6 +127,78 @@ test('during a paced stretch both panes follow the lesson clock frame by frame',
   ),
 );
 
+/** Samples both panes' clocks and the lesson's at every animation frame until lesson step `k`
+ *  is reached and paused. */
+function traceUntilStep(page, k) {
+  return page.evaluate(
+    (k) =>
+      new Promise((resolve) => {
+        const frames = [];
+        const tick = () => {
+          const n = (s) => Number(document.querySelector(`[data-pane="${s}"]`).dataset.compareNow);
+          const lesson = Number(document.querySelector('.sim-state').dataset.now);
+          frames.push({ a: n('a'), b: n('b'), lesson });
+          const dock = document.querySelector('[data-lesson-step]');
+          if ((dock.dataset.lessonStep === String(k) && dock.dataset.lessonPlaying === 'false') || frames.length > 20000) {
+            resolve(frames);
+          } else {
+            requestAnimationFrame(tick);
+          }
+        };
+        requestAnimationFrame(tick);
+      }),
+    k,
+  );
+}
+
+test('inside await lines the panes follow the lesson clock too, not in one jump at the line end', { timeout: 180_000 }, () =>
+  withApp(
+    'compare-21-await',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-pane="b"]');
+      // Step 1's stretch is `await leader = n2 within 40`, a write, `await n1.value x = 1`.
+      const trace = traceUntilStep(page, 1);
+      await page.click('button[aria-label="continue the scenario"], button[aria-label="start the lesson"]');
+      const frames = await trace;
+      for (const f of frames) {
+        assert.equal(f.a, f.b, `A and B on the same clock: ${JSON.stringify(f)}`);
+        assert.ok(f.a <= f.lesson, `never ahead of the lesson: ${JSON.stringify(f)}`);
+      }
+      const distinct = new Set(frames.map((f) => f.a)).size;
+      assert.ok(distinct >= 8, `the panes moved through ${distinct} moments during two await lines`);
+      const last = frames[frames.length - 1];
+      assert.equal(last.a, last.lesson, 'at the pause they stand where the lesson stands');
+    },
+    { path: '?preset=21-compare-prevote-rejoin', viewport: { width: 1280, height: 720 } },
+  ),
+);
+
+test('scrubbing back in time moves both panes to the moment viewed', { timeout: 180_000 }, () =>
+  withApp(
+    'compare-21-scrub',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-pane="b"]');
+      const { last } = await playToDivergence(page);
+      const head = last.a.now;
+      for (let i = 0; i < 15; i++) await page.click('button[aria-label="step back one tick"]');
+      let s = await panes(page);
+      assert.ok(s.lessonNow < head, `the view went back: ${s.lessonNow} < ${head}`);
+      assert.equal(s.a.now, s.b.now, 'A and B together');
+      assert.ok(s.a.now <= s.lessonNow && s.lessonNow - s.a.now < 100, `panes at the moment viewed: ${s.a.now} vs ${s.lessonNow}`);
+      // Before the fork: B is not forked yet and nothing has diverged.
+      await page.fill('[data-scrubber]', '1000');
+      await page.waitForFunction(() => Number(document.querySelector('.sim-state').dataset.now) <= 1000);
+      s = await panes(page);
+      assert.ok(s.a.now <= s.lessonNow && s.lessonNow - s.a.now < 100, `panes at ${s.lessonNow}: ${s.a.now}`);
+      assert.match(s.none, /No divergence yet/);
+      assert.equal(s.a.marks + s.b.marks, 0, 'no divergence marked before it happened');
+    },
+    { path: '?preset=21-compare-prevote-rejoin', viewport: { width: 1280, height: 720 } },
+  ),
+);
+
 for (const [w, h] of [
   [1024, 768],
   [390, 844],

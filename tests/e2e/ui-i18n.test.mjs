@@ -10,7 +10,7 @@ import { englishLeft, formatLeft } from './i18n.mjs';
 import { openTab, simNow, waitLeader } from './raftlab.mjs';
 
 const CJK = /[\u4e00-\u9fff]/;
-const TABS = ['node', 'network', 'membership', 'client', 'scenario', 'export / share'];
+const TABS = ['node', 'network', 'membership', 'client', 'scenario', 'export / share', 'explore'];
 
 async function assertChinese(page, where, root = 'body') {
   const left = await englishLeft(page, root);

@@ -1,0 +1,60 @@
+//! The explore worker: runs `raftlab explore`'s search inside a Web Worker, so the page stays
+//! responsive while schedules run. It answers each [`ToWorker`] request (JSON text) with
+//! [`FromWorker`] messages (arrays of strings): `Ready` once listening, `Progress` about every
+//! 100 ms, then `Shrinking` and `Found`, or `Nothing`, or `Error`. Stopping a search is the
+//! page's `worker.terminate()`: nothing here needs to poll for it.
+//!
+//! [`ToWorker`]: raftlab::sim::explore_job::ToWorker
+//! [`FromWorker`]: raftlab::sim::explore_job::FromWorker
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    use raftlab::sim::explore_job::{self, FromWorker, ToWorker};
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+    fn post(scope: &DedicatedWorkerGlobalScope, msg: &FromWorker) {
+        let fields = js_sys::Array::new();
+        for f in msg.to_fields() {
+            fields.push(&JsValue::from_str(&f));
+        }
+        // Posting strings cannot fail for a live worker; a closed one has no one to tell.
+        let _ = scope.post_message(&fields);
+    }
+
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let reply = scope.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        let text = e.data().as_string().unwrap_or_default();
+        let req: ToWorker = match serde_json::from_str(&text) {
+            Ok(r) => r,
+            Err(err) => {
+                return post(
+                    &reply,
+                    &FromWorker::Error {
+                        message: format!("not a search request: {err}"),
+                    },
+                )
+            }
+        };
+        let start = js_sys::Date::now();
+        explore_job::run(
+            &req,
+            u64::MAX,
+            100.0,
+            &mut || js_sys::Date::now() - start,
+            &mut |m| post(&reply, &m),
+        );
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The worker lives as long as the page keeps it; so does its handler.
+    on_message.forget();
+    post(&scope, &FromWorker::Ready);
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("explore_worker is the browser's explore worker (wasm32 only); natively, run `raftlab explore`");
+    std::process::exit(2);
+}
