@@ -168,6 +168,20 @@ impl Action {
         }
     }
 
+    /// [`Action::etcdctl`] as a message: the command itself reads the same in every
+    /// language; only the shell comment ("# on n1") and the note after a command that etcd
+    /// has no exact equivalent for are worded.
+    pub fn etcdctl_words(&self) -> Option<crate::i18n::Msg> {
+        use crate::i18n::Msg;
+        let n = |id: NodeId| format!("n{id}");
+        Some(match self {
+            Action::Kill(x) => Msg::new("cmd.kill").arg("id", n(*x)),
+            Action::Restart(x) => Msg::new("cmd.restart").arg("id", n(*x)),
+            Action::Compact(x) => Msg::new("cmd.compact").arg("id", n(*x)),
+            _ => Msg::verbatim(self.etcdctl()?),
+        })
+    }
+
     /// The etcd operator command this action corresponds to, if there is one.
     pub fn etcdctl(&self) -> Option<String> {
         let url = |x: &NodeId, bad: bool| {
@@ -227,6 +241,23 @@ impl Action {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_worded_command_in_english_is_the_command() {
+        for a in [
+            Action::Kill(2),
+            Action::Restart(2),
+            Action::Compact(3),
+            Action::Promote(4),
+            Action::Heal,
+        ] {
+            assert_eq!(
+                a.etcdctl_words().map(|m| m.render(crate::i18n::Lang::En)),
+                a.etcdctl(),
+                "{a:?}"
+            );
+        }
+    }
 
     #[test]
     fn etcdctl_for_a_learner_add() {

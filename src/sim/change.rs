@@ -5,10 +5,12 @@
 
 use std::collections::BTreeMap;
 
+use crate::i18n::{Lang, Msg};
 use crate::raft::{MsgType, NodeId, Role};
 
 use super::cluster::{NextEvent, Sim, Status};
 use super::history::Timeline;
+use super::labels;
 
 /// What of a node a step can visibly change.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,60 +59,89 @@ impl Glance {
     /// What changed from this glance to `sim`, in words, most telling first: events logged,
     /// then roles, terms, commit indexes and process states, then messages sent. Empty when
     /// nothing did.
-    pub fn changes_to(&self, sim: &Sim) -> Vec<String> {
-        let mut out: Vec<String> = sim
+    pub fn changes_to(&self, sim: &Sim) -> Vec<Msg> {
+        let mut out: Vec<Msg> = sim
             .events
             .iter()
             .filter(|e| e.seq > self.event_count)
-            .map(|e| e.text().to_string())
+            .map(|e| e.msg.clone())
             .collect();
         for (id, n) in &sim.nodes {
             let Some(was) = self.nodes.get(id) else {
-                out.push(format!("n{id} created ({})", n.status.name()));
+                out.push(
+                    Msg::new("chg.created")
+                        .arg("id", *id)
+                        .arg("status", labels::status(n.status)),
+                );
                 continue;
             };
             if was.role != n.raft.role {
-                out.push(format!(
-                    "n{id} {} → {}",
-                    was.role.name(),
-                    n.raft.role.name()
-                ));
+                out.push(
+                    Msg::new("chg.became")
+                        .arg("id", *id)
+                        .arg("from", labels::role(was.role))
+                        .arg("to", labels::role(n.raft.role)),
+                );
             }
             if was.term != n.raft.term {
-                out.push(format!("n{id} term {} → {}", was.term, n.raft.term));
+                out.push(
+                    Msg::new("chg.term")
+                        .arg("id", *id)
+                        .arg("from", was.term)
+                        .arg("to", n.raft.term),
+                );
             }
             if was.committed != n.raft.log.committed {
-                out.push(format!(
-                    "n{id} commit index {} → {}",
-                    was.committed, n.raft.log.committed
-                ));
+                out.push(
+                    Msg::new("chg.commit")
+                        .arg("id", *id)
+                        .arg("from", was.committed)
+                        .arg("to", n.raft.log.committed),
+                );
             }
             if was.status != n.status {
-                out.push(format!("n{id} {} → {}", was.status.name(), n.status.name()));
+                out.push(
+                    Msg::new("chg.became")
+                        .arg("id", *id)
+                        .arg("from", labels::status(was.status))
+                        .arg("to", labels::status(n.status)),
+                );
             }
         }
         // Messages sent by this step, grouped by sender and type.
-        let mut sent: BTreeMap<(NodeId, &'static str), Vec<NodeId>> = BTreeMap::new();
+        let mut sent: BTreeMap<(NodeId, MsgType), Vec<NodeId>> = BTreeMap::new();
         for f in sim.net.in_flight.range(self.next_msg..).map(|(_, f)| f) {
-            sent.entry((f.msg.from, f.msg.msg_type.name()))
+            sent.entry((f.msg.from, f.msg.msg_type))
                 .or_default()
                 .push(f.msg.to);
         }
-        for ((from, name), to) in sent {
+        for ((from, t), to) in sent {
             let to: Vec<String> = to.iter().map(|t| format!("n{t}")).collect();
-            out.push(format!("n{from} sent {name} to {}", to.join(", ")));
+            out.push(
+                Msg::new("chg.sent")
+                    .arg("from", from)
+                    .arg("type", labels::msg_type(t))
+                    .arg("to", to.join(", ")),
+            );
         }
         out
     }
+}
+
+/// Several sentences as one message, joined the way `lang` joins clauses ("; ", "；").
+fn joined(parts: &[Msg]) -> Msg {
+    let mut it = parts.iter().cloned();
+    let first = it.next().unwrap_or_else(|| Msg::verbatim(""));
+    it.fold(first, |a, b| Msg::new("chg.and").arg("a", a).arg("b", b))
 }
 
 /// What one "next change" step did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
     /// The event applied last, in words ("n3 timer tick", "vote n3→n1 (term 2) delivered").
-    pub event: String,
+    pub event: Msg,
     /// What it changed, in words (never empty).
-    pub changes: Vec<String>,
+    pub changes: Vec<Msg>,
     /// Simulated time after it, ms.
     pub time: u64,
     /// Quiet events stepped over before it.
@@ -118,45 +149,47 @@ pub struct Change {
 }
 
 impl Change {
-    /// One line: "t=10.300s: vote n3→n1 (term 1) delivered: n1 grants vote to n3 for term 1;
-    /// n1 term 0 → 1; n1 sent vote-resp to n3 (after 12 quiet events)".
+    /// One line in English: "t=10.300s: vote n3→n1 (term 1) delivered: n1 grants vote to n3
+    /// for term 1; n1 term 0 → 1; n1 sent vote-resp to n3 (after 12 quiet events)".
     pub fn line(&self) -> String {
-        let mut s = format!(
-            "t={}s: {}: {}",
-            super::decimal::fixed(self.time as f64 / 1000.0, 3),
-            self.event,
-            self.changes.join("; ")
+        self.words().render(Lang::En)
+    }
+
+    /// The line as a message, worded when shown (so switching language rewords it).
+    pub fn words(&self) -> Msg {
+        let mut m = Msg::new("chg.line")
+            .arg("time", super::decimal::fixed(self.time as f64 / 1000.0, 3))
+            .arg("event", self.event.clone())
+            .arg("changes", joined(&self.changes));
+        m = m.arg(
+            "after",
+            match self.skipped {
+                0 => Msg::verbatim(""),
+                1 => Msg::new("chg.after_one"),
+                n => Msg::new("chg.after").arg("n", n),
+            },
         );
-        if self.skipped > 0 {
-            s.push_str(&format!(
-                " (after {} quiet event{})",
-                self.skipped,
-                if self.skipped == 1 { "" } else { "s" }
-            ));
-        }
-        s
+        m
     }
 }
 
 /// The next event in words, before it runs; None when nothing is scheduled.
-pub fn next_event_words(sim: &Sim) -> Option<String> {
+pub fn next_event_words(sim: &Sim) -> Option<Msg> {
     Some(match sim.peek_event()? {
-        NextEvent::Tick(id) => format!("n{id} timer tick"),
-        NextEvent::Void => "a cancelled event".to_string(),
-        NextEvent::Deadline(req) => format!("request {req}'s client timeout"),
-        NextEvent::Retry => "clients retry their waiting requests".to_string(),
-        NextEvent::StopRemoved(id) => format!("n{id} stops: it was removed a second ago"),
+        NextEvent::Tick(id) => Msg::new("chg.tick").arg("id", id),
+        NextEvent::Void => Msg::new("chg.void"),
+        NextEvent::Deadline(req) => Msg::new("chg.deadline").arg("req", req),
+        NextEvent::Retry => Msg::new("chg.retry"),
+        NextEvent::StopRemoved(id) => Msg::new("chg.stop_removed").arg("id", id),
         NextEvent::Delivery(f) => {
-            let what = format!(
-                "{} n{}→n{} (term {})",
-                f.msg.msg_type.name(),
-                f.msg.from,
-                f.msg.to,
-                f.msg.term
-            );
-            match sim.drop_reason(f) {
-                None => format!("{what} delivered"),
-                Some(r) => format!("{what} dropped ({r})"),
+            let what = Msg::new("chg.message")
+                .arg("type", labels::msg_type(f.msg.msg_type))
+                .arg("from", f.msg.from)
+                .arg("to", f.msg.to)
+                .arg("term", f.msg.term);
+            match sim.drop_why(f) {
+                None => Msg::new("chg.delivered").arg("what", what),
+                Some(r) => Msg::new("chg.dropped").arg("what", what).arg("why", r),
             }
         }
     })
@@ -184,12 +217,12 @@ pub fn step_one(tl: &mut Timeline) -> Option<Change> {
     }
     Some(Change {
         event: if replayed {
-            "recorded action replayed".to_string()
+            Msg::new("chg.replayed")
         } else {
-            event.unwrap_or_else(|| "event".into())
+            event.unwrap_or_else(|| Msg::new("chg.event"))
         },
         changes: if changes.is_empty() {
-            vec!["nothing visible changed".to_string()]
+            vec![Msg::new("chg.nothing")]
         } else {
             changes
         },
@@ -219,12 +252,12 @@ pub fn step_to_next_change(tl: &mut Timeline, limit: u64) -> Option<Change> {
             continue;
         }
         let event = if replayed {
-            "recorded action replayed".to_string()
+            Msg::new("chg.replayed")
         } else {
-            event.unwrap_or_else(|| "event".into())
+            event.unwrap_or_else(|| Msg::new("chg.event"))
         };
         let changes = if changes.is_empty() {
-            vec!["nothing visible changed".to_string()]
+            vec![Msg::new("chg.nothing")]
         } else {
             changes
         };
@@ -252,9 +285,11 @@ mod tests {
         let c = step_to_next_change(&mut tl, 10_000).expect("something happens");
         assert!(tl.sim().net.next_id > 0, "a message was sent: {c:?}");
         assert!(c.skipped > 10, "quiet ticks were skipped: {c:?}");
-        assert!(c.event.ends_with("timer tick"), "{c:?}");
+        assert!(c.event.to_string().ends_with("timer tick"), "{c:?}");
         assert!(
-            c.changes.iter().any(|s| s.contains("sent pre-vote")),
+            c.changes
+                .iter()
+                .any(|s| s.to_string().contains("sent pre-vote")),
             "{c:?}"
         );
         assert!(c.line().contains("election timeout"), "{}", c.line());
@@ -275,8 +310,8 @@ mod tests {
         let mut tl = Timeline::new(3, Options::default());
         step_to_next_change(&mut tl, 10_000).unwrap();
         let c = step_to_next_change(&mut tl, 10_000).unwrap();
-        assert!(c.event.contains("pre-vote n"), "{c:?}");
-        assert!(c.event.ends_with("delivered"), "{c:?}");
+        assert!(c.event.to_string().contains("pre-vote n"), "{c:?}");
+        assert!(c.event.to_string().ends_with("delivered"), "{c:?}");
         assert_eq!(c.skipped, 0, "nothing was quiet in between? {c:?}");
     }
 
@@ -294,7 +329,10 @@ mod tests {
             .unwrap_or_else(|| panic!("a campaign: {c:?}"));
         tl.act(Action::Isolate(candidate)).unwrap();
         let c = step_to_next_change(&mut tl, 10_000).unwrap();
-        assert!(c.event.ends_with("dropped (partitioned)"), "{c:?}");
+        assert!(
+            c.event.to_string().ends_with("dropped (partitioned)"),
+            "{c:?}"
+        );
     }
 
     /// One event step names even a quiet tick.
@@ -302,8 +340,8 @@ mod tests {
     fn one_event_names_a_quiet_tick() {
         let mut tl = Timeline::new(3, Options::default());
         let c = step_one(&mut tl).unwrap();
-        assert!(c.event.ends_with("timer tick"), "{c:?}");
-        assert_eq!(c.changes, vec!["nothing visible changed".to_string()]);
+        assert!(c.event.to_string().ends_with("timer tick"), "{c:?}");
+        assert_eq!(c.changes, vec![Msg::new("chg.nothing")]);
         assert_eq!(tl.sim().processed, 1);
     }
 
@@ -326,12 +364,15 @@ mod tests {
         let mut seen = None;
         for _ in 0..100 {
             let c = step_to_next_change(&mut tl, 1000).unwrap();
-            if c.event == "recorded action replayed" {
+            if c.event.to_string() == "recorded action replayed" {
                 seen = Some(c);
                 break;
             }
         }
         let c = seen.expect("the kill was replayed");
-        assert!(c.changes.iter().any(|s| s == "n2 crashed"), "{c:?}");
+        assert!(
+            c.changes.iter().any(|s| s.to_string() == "n2 crashed"),
+            "{c:?}"
+        );
     }
 }

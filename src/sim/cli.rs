@@ -9,7 +9,7 @@ use super::cluster::{Sim, Status};
 use super::player::{LineStatus, Player};
 use super::presets::PRESETS;
 use super::scenario::Script;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Msg};
 
 pub(crate) const USAGE: &str = "usage:
   raftlab run [--json] [--quiet] [--lang en|zh] FILE.scn
@@ -150,9 +150,10 @@ fn run(args: &[String]) -> i32 {
         match &r.status {
             LineStatus::Failed(m) if !json_out => {
                 println!(
-                    "{file}:{}: {}: {m}",
+                    "{file}:{}: {}: {}",
                     r.lineno,
-                    crate::tr!(lang, "cli.failed")
+                    crate::tr!(lang, "cli.failed"),
+                    m.render(lang)
                 )
             }
             LineStatus::Narration(t) if !json_out && !quiet => println!("  >> {t}"),
@@ -175,7 +176,7 @@ fn run(args: &[String]) -> i32 {
     if json_out {
         println!("{}", summary_json(sim, &failures));
     } else {
-        print_table(sim);
+        print_table(sim, lang);
         let n = player.results().len();
         println!(
             "{}",
@@ -279,11 +280,23 @@ pub(crate) fn summary_json(sim: &Sim, failures: &[String]) -> serde_json::Value 
     })
 }
 
-pub(crate) fn print_table(sim: &Sim) {
+/// Prints the node table and the quorum line after a run, worded in `lang` (ids, numbers
+/// and the configuration's notation stay as they are).
+pub(crate) fn print_table(sim: &Sim, lang: Lang) {
     let cfg = sim.config();
+    let t = |key: &str| crate::i18n::text(lang, key).to_string();
     println!(
-        "\n{:<5} {:<14} {:<13} {:>5} {:>5} {:>5} {:>7} {:>7} {:>5}  member",
-        "node", "status", "role", "term", "vote", "lead", "commit", "applied", "last"
+        "\n{} {} {} {} {} {} {} {} {}  {}",
+        pad(&t("cli.t.node"), 5),
+        pad(&t("cli.t.status"), 14),
+        pad(&t("cli.t.role"), 13),
+        pad_left(&t("cli.t.term"), 5),
+        pad_left(&t("cli.t.vote"), 5),
+        pad_left(&t("cli.t.lead"), 5),
+        pad_left(&t("cli.t.commit"), 7),
+        pad_left(&t("cli.t.applied"), 7),
+        pad_left(&t("cli.t.last"), 5),
+        t("cli.t.member"),
     );
     for n in sim.nodes.values() {
         let r = &n.raft;
@@ -295,17 +308,17 @@ pub(crate) fn print_table(sim: &Sim) {
             }
         };
         let member = if cfg.is_voter(r.id) {
-            "voter"
+            t("cli.t.voter")
         } else if cfg.is_learner(r.id) {
-            "learner"
+            t("role.learner")
         } else {
-            "-"
+            "-".to_string()
         };
         println!(
-            "{:<5} {:<14} {:<13} {:>5} {:>5} {:>5} {:>7} {:>7} {:>5}  {member}",
+            "{:<5} {} {} {:>5} {:>5} {:>5} {:>7} {:>7} {:>5}  {member}",
             format!("n{}", r.id),
-            n.status.name(),
-            r.role.name(),
+            pad(&super::labels::status(n.status).render(lang), 14),
+            pad(&super::labels::role(r.role).render(lang), 13),
             r.term,
             nm(r.vote),
             nm(r.lead),
@@ -316,24 +329,55 @@ pub(crate) fn print_table(sim: &Sim) {
     }
     let q = sim.quorum_status();
     let half = |h: &super::health::HalfStatus| {
-        let reach = h
-            .reachable
-            .map_or("no leader".to_string(), |r| format!("{r} reachable"));
-        format!(
-            "quorum {} of {} voters ({} alive, {reach}){}",
-            h.quorum,
-            h.voters.len(),
-            h.alive,
-            if h.has_quorum { "" } else { " LOST" }
-        )
+        let reach = match h.reachable {
+            None => Msg::new("cli.q.no_leader"),
+            Some(r) => Msg::new("cli.q.reachable").arg("n", r),
+        };
+        Msg::new("cli.q.half")
+            .arg("quorum", h.quorum)
+            .arg("voters", h.voters.len())
+            .arg("alive", h.alive)
+            .arg("reach", reach)
+            .arg(
+                "lost",
+                if h.has_quorum {
+                    Msg::verbatim("")
+                } else {
+                    Msg::new("cli.q.lost")
+                },
+            )
     };
     let mut line = half(&q.incoming);
     if let Some(o) = &q.outgoing {
-        line = format!("new: {line}; old: {}", half(o));
+        line = Msg::new("cli.q.joint").arg("new", line).arg("old", half(o));
     }
     println!(
-        "tick {}  {}  {line}",
+        "tick {}  {}  {}",
         sim.now / super::cluster::TICK_MS,
         cfg.describe(),
+        line.render(lang)
     );
+}
+
+/// Columns a terminal gives `s`: CJK characters take two.
+fn width(s: &str) -> usize {
+    s.chars()
+        .map(|c| {
+            if (c as u32) >= 0x1100 && !('\u{2190}'..='\u{21ff}').contains(&c) {
+                2
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
+/// `s` padded on the right to `w` terminal columns.
+fn pad(s: &str, w: usize) -> String {
+    format!("{s}{}", " ".repeat(w.saturating_sub(width(s))))
+}
+
+/// `s` padded on the left to `w` terminal columns.
+fn pad_left(s: &str, w: usize) -> String {
+    format!("{}{s}", " ".repeat(w.saturating_sub(width(s))))
 }

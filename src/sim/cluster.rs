@@ -21,7 +21,7 @@ use super::event::{Event, EventKind};
 use super::network::{InFlight, Network};
 use super::options::Options;
 use super::requests::Waiting;
-use super::{labels, words};
+use super::{invariant_words, labels, words};
 
 mod lost;
 mod peek;
@@ -162,15 +162,18 @@ enum Cause {
 }
 
 impl Cause {
-    fn words(&self) -> String {
+    fn words(&self) -> Msg {
         match self {
-            Cause::Tick(id) => format!("n{id} tick"),
-            Cause::Delivered(t, from, to) => format!("delivered {} n{from}→n{to}", t.name()),
-            Cause::Dropped(t, from, to, reason) => format!(
-                "dropped {} n{from}→n{to} ({})",
-                t.name(),
-                words::undelivered(*reason, *from, *to)
-            ),
+            Cause::Tick(id) => Msg::new("cause.tick").arg("id", *id),
+            Cause::Delivered(t, from, to) => Msg::new("cause.delivered")
+                .arg("type", labels::msg_type(*t))
+                .arg("from", *from)
+                .arg("to", *to),
+            Cause::Dropped(t, from, to, reason) => Msg::new("cause.dropped")
+                .arg("type", labels::msg_type(*t))
+                .arg("from", *from)
+                .arg("to", *to)
+                .arg("why", words::undelivered(*reason, *from, *to)),
         }
     }
 }
@@ -186,6 +189,9 @@ pub struct ViolationRecord {
     pub detail: String,
     /// The event that caused it.
     pub cause: String,
+    /// The event that caused it, worded when shown (None in a run read back from JSON).
+    #[serde(skip)]
+    pub cause_words: Option<Msg>,
 }
 
 /// The whole simulated world.
@@ -530,7 +536,7 @@ impl Sim {
                 self.retry_scheduled = false;
                 let sent_to = self.retry_waiting();
                 if !sent_to.is_empty() {
-                    self.check(|| "a client retried".into(), Some(&sent_to));
+                    self.check(|| Msg::new("cause.retried"), Some(&sent_to));
                 }
                 None
             }
@@ -811,7 +817,7 @@ impl Sim {
                 Some(id),
                 EventKind::Membership,
                 Msg::new("ev.conf_applied")
-                    .arg("change", change)
+                    .arg("change", words::conf_change(change))
                     .arg("index", index)
                     .arg("config", config),
             );
@@ -885,7 +891,7 @@ impl Sim {
     /// Runs the invariant checker on the nodes an event touched (`None`: after a user
     /// action, every node, and the checker forgets what no node can contradict any more).
     /// `cause` words the event, only when something broke.
-    fn check(&mut self, cause: impl FnOnce() -> String, touched: Option<&[NodeId]>) {
+    fn check(&mut self, cause: impl FnOnce() -> Msg, touched: Option<&[NodeId]>) {
         if !self.check_invariants {
             return;
         }
@@ -904,21 +910,23 @@ impl Sim {
         if found.is_empty() {
             return;
         }
-        let cause = cause();
+        let cause_words = cause();
+        let cause = cause_words.render(crate::i18n::Lang::En);
         for v in found {
             self.log(
                 None,
                 EventKind::Invariant,
                 Msg::new("ev.invariant")
-                    .arg("invariant", v.invariant.to_string())
-                    .arg("detail", v.detail.to_string())
-                    .arg("cause", cause.clone()),
+                    .arg("invariant", invariant_words::name(&v.invariant))
+                    .arg("detail", invariant_words::detail(&v.detail))
+                    .arg("cause", cause_words.clone()),
             );
             self.violations.push(ViolationRecord {
                 time: self.now,
                 invariant: v.invariant,
                 detail: v.detail,
                 cause: cause.clone(),
+                cause_words: Some(cause_words.clone()),
             });
         }
     }
@@ -955,7 +963,7 @@ impl Sim {
             self.settle_lost();
             self.refresh_links();
             self.schedule_retry();
-            self.check(|| action.to_scn(), None);
+            self.check(|| Msg::verbatim(action.to_scn()), None);
             self.note_reachability();
         }
         r

@@ -10,6 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::{Lang, Msg};
 use crate::raft::NodeId;
 
 use super::action::Action;
@@ -256,22 +257,73 @@ fn diffs(a: &Obs, b: &Obs) -> Vec<Diff> {
     out
 }
 
-/// One diff in words, from B's side: "n3 is candidate (A: precandidate)".
+/// One diff in English words, from B's side: "n3 is candidate (A: precandidate)".
 fn word(d: &Diff) -> String {
+    diff_words(d).render(Lang::En)
+}
+
+/// One diff as a message, from B's side: "n3 is candidate (A: precandidate)".
+pub fn diff_words(d: &Diff) -> Msg {
+    let key = match d.what.as_str() {
+        "leader" => "cmp.leader",
+        "status" | "role" => "cmp.is",
+        "member" => "cmp.member",
+        "term" => "cmp.term",
+        "lead" => "cmp.lead",
+        "commit" => "cmp.commit",
+        "outcome" => "cmp.outcome",
+        "refusal" => "cmp.refusal",
+        "violations" => "cmp.violations",
+        _ => "cmp.other",
+    };
     let who = d.node.map_or(String::new(), |n| format!("n{n}"));
-    match d.what.as_str() {
-        "leader" => format!("the leader is {} (A: {})", d.b, d.a),
-        "status" => format!("{who} is {} (A: {})", d.b, d.a),
-        "member" => format!("{who} is a {} (A: {})", d.b, d.a),
-        "role" => format!("{who} is {} (A: {})", d.b, d.a),
-        "term" => format!("{who}'s term is {} (A: {})", d.b, d.a),
-        "lead" => format!("{who} follows {} (A: {})", d.b, d.a),
-        "commit" => format!("{who} has committed up to {} (A: {})", d.b, d.a),
-        "outcome" => format!("{} (A: {})", d.b, d.a),
-        "refusal" => format!("the line {} (A: {})", d.b, d.a),
-        "violations" => format!("{} invariant violations (A: {})", d.b, d.a),
-        _ => format!("{} {who}: {} (A: {})", d.what, d.b, d.a),
+    Msg::new(key)
+        .arg("what", d.what.as_str())
+        .arg("who", who)
+        .arg("a", value_words(&d.a))
+        .arg("b", value_words(&d.b))
+}
+
+/// A value [`observe`] and [`diffs`] put in English words, as a message.
+fn value_words(v: &str) -> Msg {
+    if let Some(rest) = v.strip_prefix("request ") {
+        if let Some((id, what)) = rest.split_once(' ') {
+            return Msg::new("cmp.request")
+                .arg("id", id)
+                .arg("outcome", value_words(what));
+        }
     }
+    if let Some(e) = v.strip_prefix("failed: ") {
+        return Msg::new("cmp.v.failed").arg("error", e);
+    }
+    let key = match v {
+        "running" => "status.running",
+        "killed" => "status.killed",
+        "not started" => "status.not_started",
+        "misconfigured" => "status.misconfigured",
+        "removed" => "status.removed",
+        "absent" => "cmp.v.absent",
+        "follower" => "role.follower",
+        "precandidate" => "role.precandidate",
+        "candidate" => "role.candidate",
+        "leader" => "role.leader",
+        "voter" => "cmp.v.voter",
+        "learner" => "role.learner",
+        "not a member" => "cmp.v.not_member",
+        "none" => "cmp.v.none",
+        "pending" => "cmp.o.pending",
+        "accepted" => "cmp.o.accepted",
+        "committed" => "cmp.o.committed",
+        "rejected" => "cmp.o.rejected",
+        "lost" => "cmp.o.lost",
+        "timed out" => "cmp.o.timed_out",
+        "timed out, committed later" => "cmp.o.timed_out_later",
+        "answered" => "cmp.o.answered",
+        "was taken" => "cmp.v.taken",
+        // Numbers and node ids read the same in every language.
+        _ => return Msg::verbatim(v),
+    };
+    Msg::new(key)
 }
 
 /// The two runs being played.

@@ -8,6 +8,7 @@ use serde_json::json;
 
 use super::cli::{load_arg, print_table, summary_json, USAGE};
 use super::compare::{compare, Divergence, Variant};
+use crate::i18n::Lang;
 
 fn div_json(d: &Divergence) -> serde_json::Value {
     json!({
@@ -131,9 +132,9 @@ pub fn main(args: &[String]) -> i32 {
             println!("FAILED {f}");
         }
         println!("\nrun A:");
-        print_table(&r.a);
+        print_table(&r.a, Lang::En);
         println!("\nrun B ({}):", r.label);
-        print_table(&r.b);
+        print_table(&r.b, Lang::En);
     }
     i32::from(!fa.is_empty() || !fb.is_empty())
 }

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::Msg;
 use crate::raft::{NodeId, ProgressState};
 
 use super::client::Outcome;
@@ -131,10 +132,7 @@ pub fn parse(text: &str, col: usize) -> Result<Cond, ParseError> {
         }
     }
     let Some((at, sym, op)) = found else {
-        return Err(err(
-            col,
-            format!("expected a comparison (=, !=, <, <=, >, >=) in '{text}'"),
-        ));
+        return Err(err(col, Msg::new("parse.no_comparison").arg("text", text)));
     };
     let op_col = col + text[..at].chars().count();
     let lhs_text = &text[..at];
@@ -142,7 +140,7 @@ pub fn parse(text: &str, col: usize) -> Result<Cond, ParseError> {
     let rhs_col = op_col + sym.len() + 1;
     let words = tokenize(lhs_text);
     let Some(first) = words.first() else {
-        return Err(err(col, "missing what to compare before the operator"));
+        return Err(err(col, Msg::new("parse.missing_lhs")));
     };
     let first = Tok {
         s: first.s,
@@ -155,30 +153,24 @@ pub fn parse(text: &str, col: usize) -> Result<Cond, ParseError> {
     if words.len() > 2 {
         return Err(err(
             col + words[2].col - 1,
-            format!("unexpected '{}'", words[2].s),
+            Msg::new("parse.unexpected").arg("got", words[2].s),
         ));
     }
     if rhs_text.is_empty() {
-        return Err(err(rhs_col, "missing value after the operator"));
+        return Err(err(rhs_col, Msg::new("parse.missing_rhs")));
     }
     if rhs_text.split_whitespace().count() > 1 {
         return Err(err(
             rhs_col,
-            format!("expected one value, got '{rhs_text}'"),
+            Msg::new("parse.one_value").arg("got", rhs_text),
         ));
     }
     let (lhs, kind) = parse_lhs(first, extra)?;
     if kind == Kind::Word && !matches!(op, Op::Eq | Op::Ne) {
-        return Err(err(
-            op_col,
-            format!("'{}' can only be compared with = or !=", first.s),
-        ));
+        return Err(err(op_col, Msg::new("parse.eq_only").arg("what", first.s)));
     }
     if kind == Kind::Int && rhs_text.parse::<u64>().is_err() {
-        return Err(err(
-            rhs_col,
-            format!("expected a whole number, got '{rhs_text}'"),
-        ));
+        return Err(err(rhs_col, Msg::new("opt.not_whole").arg("v", rhs_text)));
     }
     check_rhs(&lhs, rhs_text).map_err(|m| err(rhs_col, m))?;
     Ok(Cond {
@@ -191,7 +183,7 @@ pub fn parse(text: &str, col: usize) -> Result<Cond, ParseError> {
 
 fn no_extra(extra: Option<Tok>) -> Result<(), ParseError> {
     match extra {
-        Some(t) => Err(err(t.col, format!("unexpected '{}'", t.s))),
+        Some(t) => Err(err(t.col, Msg::new("parse.unexpected").arg("got", t.s))),
         None => Ok(()),
     }
 }
@@ -217,10 +209,7 @@ fn parse_lhs(first: Tok, extra: Option<Tok>) -> Result<(Lhs, Kind), ParseError> 
     let Some((n, field)) = first.s.split_once('.') else {
         return Err(err(
             first.col,
-            format!(
-                "unknown condition '{}' (expected leader, voters, learners, quorum, read, read.stale, outcome, error, violations, disruptions or NODE.field)",
-                first.s
-            ),
+            Msg::new("parse.unknown_cond").arg("got", first.s),
         ));
     };
     let id = node(Tok {
@@ -233,8 +222,12 @@ fn parse_lhs(first: Tok, extra: Option<Tok>) -> Result<(Lhs, Kind), ParseError> 
         Ok((Lhs::Int(id, f), Kind::Int))
     };
     let peer = || -> Result<NodeId, ParseError> {
-        let t = extra
-            .ok_or_else(|| err(fcol, format!("'{field}' needs a peer node: {n}.{field} n2")))?;
+        let t = extra.ok_or_else(|| {
+            err(
+                fcol,
+                Msg::new("parse.needs_peer").arg("field", field).arg("n", n),
+            )
+        })?;
         node(t)
     };
     match field {
@@ -250,29 +243,31 @@ fn parse_lhs(first: Tok, extra: Option<Tok>) -> Result<(Lhs, Kind), ParseError> 
         "status" => simple(Lhs::Status(id), Kind::Word),
         "member" => simple(Lhs::Member(id), Kind::Word),
         "value" => {
-            let key = extra.ok_or_else(|| err(fcol, "'value' needs a key: n1.value KEY = VALUE"))?;
+            let key = extra.ok_or_else(|| err(fcol, Msg::new("parse.value_needs_key")))?;
             Ok((Lhs::Value(id, key.s.to_string()), Kind::Word))
         }
         "progress" => Ok((Lhs::Progress(id, peer()?), Kind::Word)),
         "match" => Ok((Lhs::Match(id, peer()?), Kind::Int)),
-        _ => Err(err(
-            fcol,
-            format!(
-                "unknown node field '{field}' (role, term, commit, applied, last, snapshot, vote, lead, alive, status, member, value, progress, match)"
-            ),
-        )),
+        _ => Err(err(fcol, Msg::new("parse.unknown_field").arg("got", field))),
     }
 }
 
-fn one_of(v: &str, allowed: &[&str]) -> Result<(), String> {
+fn one_of(v: &str, allowed: &[&str]) -> Result<(), Msg> {
     if allowed.contains(&v) {
         Ok(())
     } else {
-        Err(format!("expected {}, got '{v}'", allowed.join(" or ")))
+        let allowed = allowed
+            .iter()
+            .map(|w| Msg::verbatim(*w))
+            .reduce(|a, b| Msg::new("parse.or").arg("a", a).arg("b", b))
+            .unwrap_or_else(|| Msg::verbatim(""));
+        Err(Msg::new("parse.one_of")
+            .arg("allowed", allowed)
+            .arg("got", v))
     }
 }
 
-fn node_or_none(v: &str) -> Result<(), String> {
+fn node_or_none(v: &str) -> Result<(), Msg> {
     if v == "none" {
         return Ok(());
     }
@@ -281,7 +276,7 @@ fn node_or_none(v: &str) -> Result<(), String> {
         .map_err(|e| e.message)
 }
 
-fn check_rhs(lhs: &Lhs, v: &str) -> Result<(), String> {
+fn check_rhs(lhs: &Lhs, v: &str) -> Result<(), Msg> {
     match lhs {
         Lhs::Leader | Lhs::Vote(_) | Lhs::Lead(_) => node_or_none(v),
         Lhs::Voters | Lhs::Learners => {
@@ -514,30 +509,37 @@ mod tests {
         assert!(parse("leader > n1", 1)
             .unwrap_err()
             .message
+            .to_string()
             .contains("only be compared"));
         assert!(parse("n1.term = lots", 1)
             .unwrap_err()
             .message
+            .to_string()
             .contains("whole number"));
         assert!(parse("n1.role = boss", 1)
             .unwrap_err()
             .message
+            .to_string()
             .contains("expected follower"));
         assert!(parse("n1.term 3", 1)
             .unwrap_err()
             .message
+            .to_string()
             .contains("comparison"));
         assert!(parse("= 3", 1)
             .unwrap_err()
             .message
+            .to_string()
             .contains("missing what"));
         assert!(parse("leader =", 1)
             .unwrap_err()
             .message
+            .to_string()
             .contains("missing value"));
         assert!(parse("n1.value = 3", 1)
             .unwrap_err()
             .message
+            .to_string()
             .contains("needs a key"));
         assert_eq!(parse("n1.colour = red", 8).unwrap_err().col, 11);
     }

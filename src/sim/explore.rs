@@ -175,7 +175,7 @@ impl ExploreSpec {
             "liveness" => self.liveness = num(1, 1000)?,
             "check" => self.check = HitKind::parse_list(value)?,
             "until" => {
-                self.until = Some(cond::parse(value, 1).map_err(|e| e.message)?);
+                self.until = Some(cond::parse(value, 1).map_err(|e| e.message.to_string())?);
             }
             _ => {
                 return Err(format!(
@@ -194,9 +194,13 @@ impl ExploreSpec {
         while i < toks.len() {
             let k = toks[i];
             if k.s == "until" {
-                let t = toks
-                    .get(i + 1)
-                    .ok_or_else(|| err(line.chars().count() + 1, "missing condition"))?;
+                let t = toks.get(i + 1).ok_or_else(|| {
+                    err(
+                        line.chars().count() + 1,
+                        crate::i18n::Msg::new("parse.missing")
+                            .arg("what", crate::i18n::Msg::new("parse.w.condition")),
+                    )
+                })?;
                 let text = &line[super::scenario::line_byte(line, t.col)..];
                 spec.until = Some(cond::parse(text, t.col)?);
                 return Ok(spec);
@@ -204,7 +208,7 @@ impl ExploreSpec {
             let v = toks.get(i + 1).ok_or_else(|| {
                 err(
                     line.chars().count() + 1,
-                    format!("missing value after '{}'", k.s),
+                    crate::i18n::Msg::new("parse.missing_value_after").arg("k", k.s),
                 )
             })?;
             spec.set(k.s, v.s).map_err(|m| err(k.col, m))?;
@@ -1094,15 +1098,21 @@ mod tests {
         assert_eq!((spec.horizon, spec.schedules, spec.seed), (50, 7, 3));
         assert_eq!(spec.until.as_ref().unwrap().text, "n1.term > 5");
         let e = Script::parse("cluster 3\nexplore allow crash,meteor").unwrap_err();
-        assert!(e.message.contains("unknown fault 'meteor'"), "{e}");
+        assert!(
+            e.message.to_string().contains("unknown fault 'meteor'"),
+            "{e}"
+        );
         let e = Script::parse("cluster 3\nexplore horizon").unwrap_err();
-        assert!(e.message.contains("missing value"), "{e}");
+        assert!(e.message.to_string().contains("missing value"), "{e}");
         let e = Script::parse("cluster 3\nexplore until n1.term >").unwrap_err();
-        assert!(e.message.contains("missing value"), "{e}");
+        assert!(e.message.to_string().contains("missing value"), "{e}");
         let e = Script::parse("cluster 3\nexplore horizon 0").unwrap_err();
-        assert!(e.message.contains("out of range"), "{e}");
+        assert!(e.message.to_string().contains("out of range"), "{e}");
         let e = Script::parse("cluster 3\nexplore check invariant,vibes").unwrap_err();
-        assert!(e.message.contains("unknown check 'vibes'"), "{e}");
+        assert!(
+            e.message.to_string().contains("unknown check 'vibes'"),
+            "{e}"
+        );
     }
 
     fn ready() -> Explorer {

@@ -21,6 +21,31 @@ pub fn etcd_msg(t: MsgType) -> String {
     format!("Msg{t:?}")
 }
 
+/// A message type's name for people: raftlab's short name in English ("append"), etcd's
+/// in Chinese ("MsgApp"), as the message card shows it.
+pub fn msg_type(t: MsgType) -> Msg {
+    Msg::new(match t {
+        MsgType::Hup => "mt.hup",
+        MsgType::Beat => "mt.beat",
+        MsgType::Prop => "mt.prop",
+        MsgType::App => "mt.app",
+        MsgType::AppResp => "mt.app_resp",
+        MsgType::Vote => "mt.vote",
+        MsgType::VoteResp => "mt.vote_resp",
+        MsgType::PreVote => "mt.pre_vote",
+        MsgType::PreVoteResp => "mt.pre_vote_resp",
+        MsgType::Snap => "mt.snap",
+        MsgType::Heartbeat => "mt.heartbeat",
+        MsgType::HeartbeatResp => "mt.heartbeat_resp",
+        MsgType::CheckQuorum => "mt.check_quorum",
+        MsgType::TransferLeader => "mt.transfer_leader",
+        MsgType::TimeoutNow => "mt.timeout_now",
+        MsgType::ReadIndex => "mt.read_index",
+        MsgType::ReadIndexResp => "mt.read_index_resp",
+        MsgType::SnapStatus => "mt.snap_status",
+    })
+}
+
 /// The name of a role ("pre-candidate", "预候选者").
 pub fn role(role: Role) -> Msg {
     Msg::new(match role {

@@ -5,6 +5,8 @@
 //! Pure: the UI hands in the query and hash strings and gets back values that are always in
 //! range, and one line per problem.
 
+use crate::i18n::Msg;
+
 use super::options::Options;
 use super::presets;
 use super::share;
@@ -59,17 +61,13 @@ pub struct Launch {
     /// `compare=OPT=V,...`: the other side of a compare run, as given (the UI parses it).
     pub compare: Option<String>,
     /// One sentence per parameter that was ignored or corrected, to show once.
-    pub problems: Vec<String>,
+    pub problems: Vec<Msg>,
 }
 
 impl Launch {
     /// The problems as one notice, or None when the address was fine.
-    pub fn notice(&self) -> Option<String> {
-        if self.problems.is_empty() {
-            None
-        } else {
-            Some(self.problems.join(" "))
-        }
+    pub fn notice(&self) -> Option<Msg> {
+        joined(self.problems.iter().cloned())
     }
 }
 
@@ -129,12 +127,19 @@ fn hex(c: u8) -> Option<u8> {
     (c as char).to_digit(16).map(|d| d as u8)
 }
 
-fn flag(key: &str, v: &str, problems: &mut Vec<String>) -> Option<bool> {
+/// Sentences as one message, one after the other (a space between them in English).
+pub fn joined(parts: impl IntoIterator<Item = Msg>) -> Option<Msg> {
+    parts
+        .into_iter()
+        .reduce(|a, b| Msg::new("launch.and").arg("a", a).arg("b", b))
+}
+
+fn flag(key: &str, v: &str, problems: &mut Vec<Msg>) -> Option<bool> {
     match v {
         "" | "1" | "true" | "yes" | "on" => Some(true),
         "0" | "false" | "no" | "off" => Some(false),
         _ => {
-            problems.push(format!("{key}={v} is not 1 or 0, so it was ignored."));
+            problems.push(Msg::new("launch.flag").arg("key", key).arg("v", v));
             None
         }
     }
@@ -176,34 +181,37 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
                     launch.n = n;
                     sized = true;
                 }
-                _ => problems.push(format!(
-                    "n={v} is not a number of nodes from {} to {}, so {DEFAULT_NODES} were started.",
-                    NODES.start(),
-                    NODES.end()
-                )),
+                _ => problems.push(
+                    Msg::new("launch.n")
+                        .arg("v", v.as_str())
+                        .arg("min", *NODES.start())
+                        .arg("max", *NODES.end())
+                        .arg("n", DEFAULT_NODES),
+                ),
             },
             "seed" => match v.trim().parse::<u64>() {
                 Ok(s) => {
                     launch.seed = s;
                     sized = true;
                 }
-                Err(_) => problems.push(format!(
-                    "seed={v} is not a whole number, so seed {} was used.",
-                    defaults.seed
-                )),
+                Err(_) => problems.push(
+                    Msg::new("launch.seed")
+                        .arg("v", v.as_str())
+                        .arg("seed", defaults.seed),
+                ),
             },
             "speed" => match snap_speed(v.trim(), speeds) {
                 Some((value, exact)) => {
                     if !exact {
-                        problems.push(format!(
-                            "speed={v} is not one of the offered speeds, so {value}× was used."
-                        ));
+                        problems.push(
+                            Msg::new("launch.speed_snapped")
+                                .arg("v", v.as_str())
+                                .arg("value", value),
+                        );
                     }
                     launch.speed = Some(value.to_string());
                 }
-                None => problems.push(format!(
-                    "speed={v} is not an offered speed or a positive number, so it was ignored."
-                )),
+                None => problems.push(Msg::new("launch.speed_bad").arg("v", v.as_str())),
             },
             // The interface language: read by the UI (ui::lang_pref), valid here.
             "lang" => {}
@@ -214,30 +222,24 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
                 "dark" => launch.theme = Some(ThemeChoice::Dark),
                 "light" => launch.theme = Some(ThemeChoice::Light),
                 "auto" | "" => launch.theme = Some(ThemeChoice::Auto),
-                _ => problems.push(format!(
-                    "theme={v} is not dark, light or auto, so it was ignored."
-                )),
+                _ => problems.push(Msg::new("launch.theme").arg("v", v.as_str())),
             },
             "preset" => match presets::find(v.trim()) {
                 Some(p) => preset = Some(p.id),
-                None => problems.push(format!(
-                    "There is no preset called '{v}', so a new cluster was started instead."
-                )),
+                None => problems.push(Msg::new("launch.no_preset").arg("v", v.as_str())),
             },
             "run" => match share::decode(v) {
                 Ok(text) => run = Some(text),
-                Err(e) => problems.push(format!(
-                    "The share link in the address could not be opened: {e}. A new cluster was started instead."
-                )),
+                Err(e) => problems.push(Msg::new("launch.bad_link").arg("why", e)),
             },
             "compare" => launch.compare = Some(v.clone()),
-            _ => problems.push(format!("The parameter '{k}' is unknown, so it was ignored.")),
+            _ => problems.push(Msg::new("launch.unknown").arg("k", k.as_str())),
         }
     }
     launch.source = match (run, preset) {
         (Some(text), p) => {
             if p.is_some() {
-                problems.push("The share link was opened; preset= was ignored.".into());
+                problems.push(Msg::new("launch.link_over_preset"));
             }
             Source::Shared(text)
         }
@@ -245,7 +247,7 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
         (None, None) => Source::Fresh,
     };
     if sized && launch.source != Source::Fresh {
-        problems.push("n= and seed= were ignored: the run loaded sets its own cluster.".into());
+        problems.push(Msg::new("launch.sized_ignored"));
     }
     launch.problems = problems;
     launch
@@ -288,7 +290,11 @@ mod tests {
         let l = p("seed=abc");
         assert_eq!(l.seed, Options::default().seed);
         assert_eq!(l.problems.len(), 1);
-        assert!(l.problems[0].contains("seed=abc"), "{:?}", l.problems);
+        assert!(
+            l.problems[0].to_string().contains("seed=abc"),
+            "{:?}",
+            l.problems
+        );
     }
 
     #[test]
@@ -306,7 +312,7 @@ mod tests {
     fn an_unknown_preset_starts_a_fresh_cluster() {
         let l = p("preset=nope");
         assert_eq!(l.source, Source::Fresh);
-        assert!(l.notice().unwrap().contains("'nope'"));
+        assert!(l.notice().unwrap().to_string().contains("'nope'"));
         let id = presets::PRESETS[0].id;
         assert_eq!(p(&format!("preset={id}")).source, Source::Preset(id));
     }
@@ -372,6 +378,10 @@ mod tests {
             assert!(NODES.contains(&l.n));
         }
         assert_eq!(p("n=%39").n, 9);
-        assert!(p("bogus=1").notice().unwrap().contains("'bogus'"));
+        assert!(p("bogus=1")
+            .notice()
+            .unwrap()
+            .to_string()
+            .contains("'bogus'"));
     }
 }

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::Msg;
 use crate::raft::{HealthRule, RaftConfig};
 
 /// The etcd release whose server and raft behaviour a cluster follows (docs/etcd-versions.md
@@ -129,20 +130,25 @@ pub const OPTION_NAMES: &[&str] = &[
     "unsafe-commit",
 ];
 
-fn parse_bool(v: &str) -> Result<bool, String> {
+fn parse_bool(v: &str) -> Result<bool, Msg> {
     match v {
         "on" | "true" | "1" => Ok(true),
         "off" | "false" | "0" => Ok(false),
-        _ => Err(format!("expected on or off, got '{v}'")),
+        _ => Err(Msg::new("opt.not_on_off").arg("v", v)),
     }
 }
 
-fn parse_num(v: &str, lo: u64, hi: u64) -> Result<u64, String> {
-    let n: u64 = v
-        .parse()
-        .map_err(|_| format!("expected a whole number, got '{v}'"))?;
+fn not_whole(v: &str) -> Msg {
+    Msg::new("opt.not_whole").arg("v", v)
+}
+
+fn parse_num(v: &str, lo: u64, hi: u64) -> Result<u64, Msg> {
+    let n: u64 = v.parse().map_err(|_| not_whole(v))?;
     if n < lo || n > hi {
-        return Err(format!("{n} is out of range {lo}..={hi}"));
+        return Err(Msg::new("opt.out_of_range")
+            .arg("n", n)
+            .arg("lo", lo)
+            .arg("hi", hi));
     }
     Ok(n)
 }
@@ -150,13 +156,9 @@ fn parse_num(v: &str, lo: u64, hi: u64) -> Result<u64, String> {
 impl Options {
     /// Sets one option from its scenario spelling; an unknown name or bad value is an error
     /// that says what was expected.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), Msg> {
         match name {
-            "seed" => {
-                self.seed = value
-                    .parse()
-                    .map_err(|_| format!("expected a whole number, got '{value}'"))?
-            }
+            "seed" => self.seed = value.parse().map_err(|_| not_whole(value))?,
             "prevote" => self.prevote = parse_bool(value)?,
             "checkquorum" => self.checkquorum = parse_bool(value)?,
             "election" => self.election = parse_num(value, 2, 1000)?,
@@ -170,7 +172,9 @@ impl Options {
                     }
                 };
                 if lo > hi {
-                    return Err(format!("latency range {lo}-{hi} is backwards"));
+                    return Err(Msg::new("opt.latency_backwards")
+                        .arg("lo", lo)
+                        .arg("hi", hi));
                 }
                 self.latency_min = lo;
                 self.latency_max = hi;
@@ -182,10 +186,7 @@ impl Options {
             "max-learners" => {
                 let n = parse_num(value, 0, 100)? as usize;
                 if n != 1 && !self.etcd.has_max_learners_flag() {
-                    return Err(format!(
-                        "etcd {} has no flag for the learner limit (built in: 1); --max-learners came with etcd=3.6",
-                        self.etcd.name()
-                    ));
+                    return Err(Msg::new("opt.no_max_learners").arg("etcd", self.etcd.name()));
                 }
                 self.max_learners = n;
             }
@@ -195,14 +196,12 @@ impl Options {
                     "3.4" => EtcdVersion::V3_4,
                     "3.5" => EtcdVersion::V3_5,
                     "3.6" => EtcdVersion::V3_6,
-                    _ => return Err(format!("expected 3.4, 3.5 or 3.6, got '{value}'")),
+                    _ => return Err(Msg::new("opt.bad_etcd").arg("v", value)),
                 };
                 if self.max_learners != 1 && !v.has_max_learners_flag() {
-                    return Err(format!(
-                        "max-learners={} needs etcd=3.6: etcd {} has the limit of 1 built in",
-                        self.max_learners,
-                        v.name()
-                    ));
+                    return Err(Msg::new("opt.max_learners_needs_36")
+                        .arg("n", self.max_learners)
+                        .arg("etcd", v.name()));
                 }
                 // A release brings its own defaults; options written after it override them.
                 self.etcd = v;
@@ -211,10 +210,9 @@ impl Options {
             "request-timeout" => self.request_timeout = parse_num(value, 100, 600_000)?,
             "unsafe-commit" => self.unsafe_commit = parse_bool(value)?,
             _ => {
-                return Err(format!(
-                    "unknown option '{name}' (known: {})",
-                    OPTION_NAMES.join(", ")
-                ))
+                return Err(Msg::new("opt.unknown")
+                    .arg("name", name)
+                    .arg("known", OPTION_NAMES.join(", ")))
             }
         }
         Ok(())
@@ -223,12 +221,11 @@ impl Options {
     /// Checks the options that constrain each other (the heartbeat must be shorter than the
     /// election timeout). [`Options::set`] checks one value alone, so a cluster line can name
     /// them in any order; call this once all are set.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Msg> {
         if self.heartbeat >= self.election {
-            return Err(format!(
-                "heartbeat ({}) must be shorter than election ({})",
-                self.heartbeat, self.election
-            ));
+            return Err(Msg::new("opt.heartbeat_not_shorter")
+                .arg("heartbeat", self.heartbeat)
+                .arg("election", self.election));
         }
         Ok(())
     }
@@ -369,10 +366,15 @@ mod tests {
         assert_eq!((o.latency_min, o.latency_max), (5, 50));
         o.set("prevote", "off").unwrap();
         assert!(!o.prevote);
-        assert!(o.set("prevote", "maybe").unwrap_err().contains("on or off"));
+        assert!(o
+            .set("prevote", "maybe")
+            .unwrap_err()
+            .to_string()
+            .contains("on or off"));
         assert!(o
             .set("colour", "red")
             .unwrap_err()
+            .to_string()
             .contains("unknown option"));
         assert!(o.set("latency", "50-5").is_err());
         assert!(o.set("election", "1").is_err());
@@ -403,12 +405,20 @@ mod tests {
         o.set("prevote", "on").unwrap();
         assert!(o.prevote);
         // 3.4 and 3.5 have the learner limit built in; only 3.6 has --max-learners.
-        assert!(o.set("max-learners", "2").unwrap_err().contains("etcd=3.6"));
+        assert!(o
+            .set("max-learners", "2")
+            .unwrap_err()
+            .to_string()
+            .contains("etcd=3.6"));
         o.set("etcd", "3.5").unwrap();
         assert!(o.set("max-learners", "2").is_err());
         o.set("etcd", "3.6").unwrap();
         o.set("max-learners", "2").unwrap();
-        assert!(o.set("etcd", "3.4").unwrap_err().contains("max-learners=2"));
+        assert!(o
+            .set("etcd", "3.4")
+            .unwrap_err()
+            .to_string()
+            .contains("max-learners=2"));
         assert!(o.set("etcd", "3.7").is_err());
         assert_eq!(
             EtcdVersion::V3_4.add_health_rule(),

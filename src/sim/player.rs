@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Msg};
 
 use super::cluster::TICK_MS;
 use super::cond::Cond;
@@ -17,8 +17,9 @@ use super::scenario::{Script, Stmt};
 pub enum LineStatus {
     /// Done (an action taken, time advanced, a condition held).
     Ok,
-    /// A condition did not hold, an action made no sense, or an invariant broke.
-    Failed(String),
+    /// A condition did not hold, an action made no sense, or an invariant broke; worded
+    /// when shown.
+    Failed(Msg),
     /// Narration to show (the UI pauses here).
     Narration(String),
 }
@@ -234,10 +235,12 @@ impl Player {
                 // scenario asserts it with `expect violations ...`.
                 let expected = tl.sim().opts.unsafe_commit;
                 if !expected && !matches!(status, LineStatus::Failed(_)) {
-                    status = LineStatus::Failed(format!(
-                        "invariant violated: {}: {} (after {})",
-                        first.invariant, first.detail, first.cause
-                    ));
+                    status = LineStatus::Failed(
+                        Msg::new("fail.invariant")
+                            .arg("invariant", first.invariant.as_str())
+                            .arg("detail", first.detail.as_str())
+                            .arg("cause", first.cause.as_str()),
+                    );
                 }
             }
         }
@@ -279,7 +282,7 @@ impl Player {
             return Begun::Done(LineStatus::Ok);
         }
         if self.tl.is_none() {
-            return Begun::Done(LineStatus::Failed("no cluster yet".into()));
+            return Begun::Done(LineStatus::Failed(Msg::new("fail.no_cluster")));
         }
         let now = self.now();
         match stmt {
@@ -306,7 +309,11 @@ impl Player {
                 Begun::Done(if ok {
                     LineStatus::Ok
                 } else {
-                    LineStatus::Failed(format!("expect {}: actual {actual}", cond.text))
+                    LineStatus::Failed(
+                        Msg::new("fail.expect")
+                            .arg("cond", cond.text.as_str())
+                            .arg("actual", actual),
+                    )
                 })
             }
             Stmt::Say(text) => Begun::Done(LineStatus::Narration(text.clone())),
@@ -317,10 +324,10 @@ impl Player {
                 super::scenario::Side::A => self.begin(stmt),
                 super::scenario::Side::B => Begun::Done(LineStatus::Ok),
             },
-            Stmt::Act(a) => Begun::Done(match self.tl.as_mut().map(|t| t.act(a.clone())) {
+            Stmt::Act(a) => Begun::Done(match self.tl.as_mut().map(|t| t.act_worded(a.clone())) {
                 Some(Ok(())) => LineStatus::Ok,
                 Some(Err(e)) => LineStatus::Failed(e),
-                None => LineStatus::Failed("no cluster yet".into()),
+                None => LineStatus::Failed(Msg::new("fail.no_cluster")),
             }),
         }
     }
@@ -360,10 +367,12 @@ impl Player {
                                 .tl
                                 .as_ref()
                                 .map_or(String::new(), |t| cond.actual(t.sim()));
-                            return Some(LineStatus::Failed(format!(
-                                "await {} not met within {within} ticks: actual {actual}",
-                                cond.text
-                            )));
+                            return Some(LineStatus::Failed(
+                                Msg::new("fail.await")
+                                    .arg("cond", cond.text.as_str())
+                                    .arg("within", *within)
+                                    .arg("actual", actual),
+                            ));
                         }
                         *checked += 1;
                         *boundary += TICK_MS;
@@ -444,9 +453,10 @@ mod tests {
         let f = p.failures();
         assert_eq!(f.len(), 2);
         assert_eq!(f[0].lineno, 4);
-        assert_eq!(
-            f[0].status,
-            LineStatus::Failed("expect quorum = 5: actual 2".into())
+        assert!(
+            matches!(&f[0].status, LineStatus::Failed(m) if m.to_string() == "expect quorum = 5: actual 2"),
+            "{:?}",
+            f[0].status
         );
         assert_eq!(f[1].lineno, 6);
         assert!(matches!(p.results()[3].status, LineStatus::Narration(ref t) if t == "hi"));

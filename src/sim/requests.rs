@@ -187,7 +187,7 @@ impl Sim {
         let via = r.via;
         let waited_s = words::secs(self.now.saturating_sub(r.time));
         let why = match stuck {
-            Some(s) => Msg::verbatim(s),
+            Some(s) => s,
             None => Msg::new("why.in_raft"),
         };
         self.log_etcd(
@@ -292,15 +292,15 @@ impl Sim {
     }
 
     /// Why nobody takes `w` now, in plain words.
-    fn why_waiting(&self, w: &Waiting) -> String {
+    fn why_waiting(&self, w: &Waiting) -> Msg {
         match w.via {
             Some(v) if !matches!(w.retry, Retry::Member { .. }) && !self.is_running(v) => {
-                format!("n{v} is down")
+                Msg::new("why.node_down").arg("id", v)
             }
             Some(v) if !matches!(w.retry, Retry::Member { .. } | Retry::LocalRead { .. }) => {
-                format!("n{v} knows no leader")
+                Msg::new("why.knows_no_leader").arg("id", v)
             }
-            _ => "no leader".to_string(),
+            _ => Msg::new("why.no_leader"),
         }
     }
 
@@ -369,7 +369,7 @@ impl Sim {
         key: &str,
         value: &str,
         via: Option<NodeId>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Msg> {
         if let Some(v) = via {
             self.node_ref(v)?;
         }
@@ -392,7 +392,7 @@ impl Sim {
         key: &str,
         via: Option<NodeId>,
         linearizable: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), Msg> {
         if let Some(v) = via {
             self.node_ref(v)?;
         }
@@ -458,17 +458,17 @@ impl Sim {
         id: NodeId,
         learner: bool,
         misconfigured: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), Msg> {
         if id == 0 {
-            return Err("node ids start at n1".into());
+            return Err(Msg::new("err.id_zero"));
         }
         if self.removed.contains(&id) {
-            return Err(format!(
-                "n{id} was removed; etcd never reuses a removed member's id"
-            ));
+            return Err(Msg::new("err.id_reused").arg("id", id));
         }
         if let Some(n) = self.nodes.get(&id) {
-            return Err(format!("n{id} already exists ({})", n.status.name()));
+            return Err(Msg::new("err.exists")
+                .arg("id", id)
+                .arg("status", labels::status(n.status)));
         }
         self.create_node(id);
         if misconfigured {
@@ -502,7 +502,7 @@ impl Sim {
     }
 
     /// `member promote`: refused at once when the member is not a learner.
-    pub(super) fn promote(&mut self, id: NodeId) -> Result<(), String> {
+    pub(super) fn promote(&mut self, id: NodeId) -> Result<(), Msg> {
         self.node_ref(id)?;
         if !self.config().is_learner(id) {
             let req = self.new_request(
@@ -523,7 +523,7 @@ impl Sim {
     }
 
     /// `move-leader`: the leader is asked at once (etcdctl finds it through endpoint status).
-    pub(super) fn transfer_leader(&mut self, to: NodeId) -> Result<(), String> {
+    pub(super) fn transfer_leader(&mut self, to: NodeId) -> Result<(), Msg> {
         self.node_ref(to)?;
         let req = self.new_request(ReqKind::Transfer { to }, None);
         let Some(l) = self.leader() else {
@@ -550,12 +550,18 @@ impl Sim {
 }
 
 /// Keys and values are single words: they must survive a round trip through a scenario line.
-fn check_word(s: &str, what: &str) -> Result<(), String> {
+fn check_word(s: &str, what: &'static str) -> Result<(), Msg> {
+    let what = || {
+        Msg::new(match what {
+            "key" => "word.key",
+            _ => "word.value",
+        })
+    };
     if s.is_empty() {
-        return Err(format!("empty {what}"));
+        return Err(Msg::new("err.empty_word").arg("what", what()));
     }
     if s.chars().any(|c| c.is_whitespace() || c == '=' || c == '#') {
-        return Err(format!("{what} '{s}' must not contain spaces, '=' or '#'"));
+        return Err(Msg::new("err.bad_word").arg("what", what()).arg("word", s));
     }
     Ok(())
 }

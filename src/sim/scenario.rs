@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Msg};
 use crate::raft::NodeId;
 
 use super::action::Action;
@@ -20,8 +20,8 @@ pub struct ParseError {
     pub line: usize,
     /// Column, from 1.
     pub col: usize,
-    /// What is wrong.
-    pub message: String,
+    /// What is wrong, worded when shown (English in `Display`).
+    pub message: Msg,
 }
 
 impl fmt::Display for ParseError {
@@ -173,7 +173,7 @@ thread_local! {
 }
 
 /// An error at column `col` of the current line (the line number is filled in later).
-pub(crate) fn err(col: usize, message: impl Into<String>) -> ParseError {
+pub(crate) fn err(col: usize, message: impl Into<Msg>) -> ParseError {
     ParseError {
         line: 0,
         col,
@@ -185,15 +185,12 @@ pub(crate) fn err(col: usize, message: impl Into<String>) -> ParseError {
 pub(crate) fn node(t: Tok) -> Result<NodeId, ParseError> {
     let digits =
         t.s.strip_prefix('n')
-            .ok_or_else(|| err(t.col, format!("expected a node like n3, got '{}'", t.s)))?;
+            .ok_or_else(|| err(t.col, Msg::new("parse.not_node").arg("got", t.s)))?;
     match digits.parse::<u64>() {
-        Ok(0) => Err(err(t.col, "node ids start at n1")),
+        Ok(0) => Err(err(t.col, Msg::new("err.id_zero"))),
         Ok(n) if n <= 1000 => Ok(n),
-        Ok(_) => Err(err(t.col, "node ids go up to n1000")),
-        Err(_) => Err(err(
-            t.col,
-            format!("expected a node like n3, got '{}'", t.s),
-        )),
+        Ok(_) => Err(err(t.col, Msg::new("parse.id_too_big"))),
+        Err(_) => Err(err(t.col, Msg::new("parse.not_node").arg("got", t.s))),
     }
 }
 
@@ -202,7 +199,7 @@ fn node_list(t: Tok) -> Result<Vec<NodeId>, ParseError> {
     let mut col = t.col;
     for part in t.s.split(',') {
         if part.is_empty() {
-            return Err(err(col, "empty node in list"));
+            return Err(err(col, Msg::new("parse.empty_node")));
         }
         out.push(node(Tok { s: part, col })?);
         col += part.chars().count() + 1;
@@ -210,12 +207,37 @@ fn node_list(t: Tok) -> Result<Vec<NodeId>, ParseError> {
     Ok(out)
 }
 
-fn number(t: Tok, what: &str) -> Result<u64, ParseError> {
+fn number(t: Tok, what: &'static str) -> Result<u64, ParseError> {
     t.s.parse::<u64>().map_err(|_| {
         err(
             t.col,
-            format!("expected {what} (a whole number), got '{}'", t.s),
+            Msg::new("parse.not_number")
+                .arg("what", what_words(what))
+                .arg("got", t.s),
         )
+    })
+}
+
+/// The name of what a command expects next ("time in ms"), as a message.
+pub(crate) fn what_words(what: &'static str) -> Msg {
+    Msg::new(match what {
+        "KEY=VALUE" => "parse.w.key_value",
+        "OPTION=VALUE" => "parse.w.option_value",
+        "a command after the run's name" => "parse.w.command_after_run",
+        "add, promote, remove or change" => "parse.w.member_sub",
+        "condition" => "parse.w.condition",
+        "groups like n1,n2 | n3" => "parse.w.groups",
+        "key" => "word.key",
+        "message id" => "parse.w.message_id",
+        "node after via" => "parse.w.node_after_via",
+        "node" => "parse.w.node",
+        "number of nodes" => "parse.w.number_of_nodes",
+        "percentage" => "parse.w.percentage",
+        "second node" => "parse.w.second_node",
+        "text to say" => "parse.w.text_to_say",
+        "ticks" => "parse.w.ticks",
+        "time in ms" => "parse.w.time_ms",
+        _ => return Msg::verbatim(what),
     })
 }
 
@@ -223,16 +245,19 @@ fn need<'a>(
     toks: &[Tok<'a>],
     i: usize,
     line_len: usize,
-    what: &str,
+    what: &'static str,
 ) -> Result<Tok<'a>, ParseError> {
-    toks.get(i)
-        .copied()
-        .ok_or_else(|| err(line_len + 1, format!("missing {what}")))
+    toks.get(i).copied().ok_or_else(|| {
+        err(
+            line_len + 1,
+            Msg::new("parse.missing").arg("what", what_words(what)),
+        )
+    })
 }
 
 fn no_more(toks: &[Tok], i: usize) -> Result<(), ParseError> {
     match toks.get(i) {
-        Some(t) => Err(err(t.col, format!("unexpected '{}'", t.s))),
+        Some(t) => Err(err(t.col, Msg::new("parse.unexpected").arg("got", t.s))),
         None => Ok(()),
     }
 }
@@ -283,14 +308,13 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
         "cluster" => {
             let n = number(need(toks, 1, len, "number of nodes")?, "number of nodes")?;
             if !(1..=64).contains(&n) {
-                return Err(err(toks[1].col, "a cluster has 1 to 64 nodes"));
+                return Err(err(toks[1].col, Msg::new("parse.cluster_size")));
             }
             let mut opts = Options::default();
             for t in &toks[2..] {
-                let (k, v) = t
-                    .s
-                    .split_once('=')
-                    .ok_or_else(|| err(t.col, format!("expected OPTION=VALUE, got '{}'", t.s)))?;
+                let (k, v) =
+                    t.s.split_once('=')
+                        .ok_or_else(|| err(t.col, Msg::new("parse.not_option").arg("got", t.s)))?;
                 opts.set(k, v).map_err(|m| err(t.col, m))?;
             }
             // Options that constrain each other are checked together, in any order.
@@ -309,7 +333,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             if n > MAX_TICKS {
                 return Err(err(
                     toks[1].col,
-                    format!("at most {MAX_TICKS} ticks at once"),
+                    Msg::new("parse.max_ticks_at_once").arg("n", MAX_TICKS),
                 ));
             }
             no_more(toks, 2)?;
@@ -321,7 +345,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             if time > MAX_TICKS * super::cluster::TICK_MS * 10 {
                 return Err(err(
                     t.col,
-                    format!("at most {} ms", MAX_TICKS * super::cluster::TICK_MS * 10),
+                    Msg::new("parse.max_ms").arg("n", MAX_TICKS * super::cluster::TICK_MS * 10),
                 ));
             }
             let then = if toks.len() > 2 {
@@ -331,10 +355,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                     e
                 })?;
                 if matches!(inner, Stmt::Cluster { .. } | Stmt::At { .. }) {
-                    return Err(err(
-                        toks[2].col,
-                        "'at' takes an action, tick, expect or say",
-                    ));
+                    return Err(err(toks[2].col, Msg::new("parse.at_takes")));
                 }
                 Some(Box::new(inner))
             } else {
@@ -351,11 +372,14 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             let t = need(toks, 1, len, "condition")?;
             let n = toks.len();
             if n < 4 || toks[n - 2].s != "within" {
-                return Err(err(len + 1, "expected 'await COND within N'"));
+                return Err(err(len + 1, Msg::new("parse.await_form")));
             }
             let within = number(toks[n - 1], "ticks")?;
             if within > MAX_TICKS {
-                return Err(err(toks[n - 1].col, format!("at most {MAX_TICKS} ticks")));
+                return Err(err(
+                    toks[n - 1].col,
+                    Msg::new("parse.max_ticks").arg("n", MAX_TICKS),
+                ));
             }
             let text = &line[line_byte(line, t.col)..line_byte(line, toks[n - 2].col)];
             Stmt::Await {
@@ -383,7 +407,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             let a = node(need(toks, 1, len, "node")?)?;
             let b = node(need(toks, 2, len, "second node")?)?;
             if a == b {
-                return Err(err(toks[2].col, "cannot cut a node from itself"));
+                return Err(err(toks[2].col, Msg::new("err.cut_itself")));
             }
             no_more(toks, 3)?;
             Stmt::Act(Action::Cut(a, b))
@@ -398,7 +422,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                 "percentage",
             )?;
             if p > 100 {
-                return Err(err(t.col, "loss is a percentage from 0 to 100"));
+                return Err(err(t.col, Msg::new("parse.loss_range")));
             }
             no_more(toks, 2)?;
             Stmt::Act(Action::Loss(p as u32))
@@ -413,9 +437,9 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             let t = need(toks, 1, len, "OPTION=VALUE")?;
             let (k, v) =
                 t.s.split_once('=')
-                    .ok_or_else(|| err(t.col, format!("expected OPTION=VALUE, got '{}'", t.s)))?;
+                    .ok_or_else(|| err(t.col, Msg::new("parse.not_option").arg("got", t.s)))?;
             if k == "seed" {
-                return Err(err(t.col, "the seed is set on the cluster line"));
+                return Err(err(t.col, Msg::new("parse.seed_on_cluster")));
             }
             Options::default().set(k, v).map_err(|m| err(t.col, m))?;
             no_more(toks, 2)?;
@@ -435,7 +459,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                 let joined: String = words.iter().map(|w| w.s).collect::<Vec<_>>().join("");
                 let gcol = col + words.first().map_or(0, |w| w.col - 1);
                 if joined.is_empty() {
-                    return Err(err(gcol, "empty partition group"));
+                    return Err(err(gcol, Msg::new("parse.empty_group")));
                 }
                 let g = node_list(Tok {
                     s: &joined,
@@ -443,17 +467,14 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                 })?;
                 for id in &g {
                     if !seen.insert(*id) {
-                        return Err(err(gcol, format!("n{id} is in two groups")));
+                        return Err(err(gcol, Msg::new("parse.two_groups").arg("id", *id)));
                     }
                 }
                 groups.push(g);
                 col += part.chars().count() + 1;
             }
             if groups.len() < 2 {
-                return Err(err(
-                    rest_col,
-                    "a partition needs at least two groups separated by |",
-                ));
+                return Err(err(rest_col, Msg::new("parse.two_groups_needed")));
             }
             Stmt::Act(Action::Partition(groups))
         }
@@ -461,9 +482,9 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             let t = need(toks, 1, len, "KEY=VALUE")?;
             let (k, v) =
                 t.s.split_once('=')
-                    .ok_or_else(|| err(t.col, format!("expected KEY=VALUE, got '{}'", t.s)))?;
+                    .ok_or_else(|| err(t.col, Msg::new("parse.not_key_value").arg("got", t.s)))?;
             if k.is_empty() || v.is_empty() || v.contains('=') {
-                return Err(err(t.col, format!("expected KEY=VALUE, got '{}'", t.s)));
+                return Err(err(t.col, Msg::new("parse.not_key_value").arg("got", t.s)));
             }
             let via = parse_via(toks, 2, len)?;
             no_more(toks, if via.is_some() { 4 } else { 2 })?;
@@ -476,7 +497,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
         "read" => {
             let key = need(toks, 1, len, "key")?;
             if key.s.contains('=') {
-                return Err(err(key.col, "a key has no '='"));
+                return Err(err(key.col, Msg::new("parse.key_has_eq")));
             }
             let via = parse_via(toks, 2, len)?;
             let mut i = if via.is_some() { 4 } else { 2 };
@@ -485,12 +506,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                 linearizable = match t.s {
                     "linearizable" => true,
                     "serializable" => false,
-                    _ => {
-                        return Err(err(
-                            t.col,
-                            format!("expected linearizable or serializable, got '{}'", t.s),
-                        ))
-                    }
+                    _ => return Err(err(t.col, Msg::new("parse.read_kind").arg("got", t.s))),
                 };
                 i += 1;
             }
@@ -505,15 +521,11 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
         "compare" => {
             let mut opts = Vec::new();
             for t in &toks[1..] {
-                let (k, v) = t
-                    .s
-                    .split_once('=')
-                    .ok_or_else(|| err(t.col, format!("expected OPTION=VALUE, got '{}'", t.s)))?;
+                let (k, v) =
+                    t.s.split_once('=')
+                        .ok_or_else(|| err(t.col, Msg::new("parse.not_option").arg("got", t.s)))?;
                 if k == "seed" {
-                    return Err(err(
-                        t.col,
-                        "both runs of a comparison share the seed: compare other options",
-                    ));
+                    return Err(err(t.col, Msg::new("parse.compare_seed")));
                 }
                 Options::default().set(k, v).map_err(|m| err(t.col, m))?;
                 opts.push((k.to_string(), v.to_string()));
@@ -532,10 +544,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                 inner,
                 Stmt::Cluster { .. } | Stmt::Compare(_) | Stmt::Only { .. } | Stmt::Explore(_)
             ) {
-                return Err(err(
-                    t.col,
-                    "'A:' and 'B:' take an action, tick, at, await, expect or say",
-                ));
+                return Err(err(t.col, Msg::new("parse.sides_take")));
             }
             Stmt::Only {
                 side,
@@ -546,10 +555,9 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
         other => {
             return Err(err(
                 cmd.col,
-                format!(
-                    "unknown command '{other}' (commands: {})",
-                    COMMANDS.join(", ")
-                ),
+                Msg::new("parse.unknown_command")
+                    .arg("got", other)
+                    .arg("known", COMMANDS.join(", ")),
             ))
         }
     })
@@ -572,12 +580,7 @@ fn parse_member(toks: &[Tok], len: usize) -> Result<Stmt, ParseError> {
                 match t.s {
                     "learner" if !learner => learner = true,
                     "misconfigured" if !misconfigured => misconfigured = true,
-                    _ => {
-                        return Err(err(
-                            t.col,
-                            format!("expected learner or misconfigured, got '{}'", t.s),
-                        ))
-                    }
+                    _ => return Err(err(t.col, Msg::new("parse.add_kind").arg("got", t.s))),
                 }
             }
             Stmt::Act(Action::MemberAdd {
@@ -599,12 +602,9 @@ fn parse_member(toks: &[Tok], len: usize) -> Result<Stmt, ParseError> {
         "change" => {
             let (mut add, mut learners, mut remove) = (Vec::new(), Vec::new(), Vec::new());
             for t in &toks[2..] {
-                let (k, v) = t.s.split_once('=').ok_or_else(|| {
-                    err(
-                        t.col,
-                        format!("expected add=, learners= or remove=, got '{}'", t.s),
-                    )
-                })?;
+                let (k, v) =
+                    t.s.split_once('=')
+                        .ok_or_else(|| err(t.col, Msg::new("parse.change_part").arg("got", t.s)))?;
                 let vcol = t.col + k.chars().count() + 1;
                 let ids = node_list(Tok { s: v, col: vcol })?;
                 match k {
@@ -614,16 +614,13 @@ fn parse_member(toks: &[Tok], len: usize) -> Result<Stmt, ParseError> {
                     _ => {
                         return Err(err(
                             t.col,
-                            format!("expected add=, learners= or remove=, got '{k}='"),
+                            Msg::new("parse.change_part").arg("got", format!("{k}=")),
                         ))
                     }
                 }
             }
             if add.is_empty() && learners.is_empty() && remove.is_empty() {
-                return Err(err(
-                    len + 1,
-                    "member change needs add=, learners= or remove=",
-                ));
+                return Err(err(len + 1, Msg::new("err.empty_change")));
             }
             Stmt::Act(Action::MemberChange {
                 add,
@@ -631,12 +628,7 @@ fn parse_member(toks: &[Tok], len: usize) -> Result<Stmt, ParseError> {
                 remove,
             })
         }
-        other => {
-            return Err(err(
-                sub.col,
-                format!("expected member add, promote, remove or change, got '{other}'"),
-            ))
-        }
+        other => return Err(err(sub.col, Msg::new("parse.member_sub").arg("got", other))),
     })
 }
 
@@ -648,17 +640,12 @@ fn translation(
     code_lang: &str,
 ) -> Result<(), ParseError> {
     let lang = match Lang::parse(code_lang) {
-        Some(Lang::En) => {
-            return Err(err(
-                toks[0].col,
-                "the 'say' line itself is the English text; translations are say.zh",
-            ))
-        }
+        Some(Lang::En) => return Err(err(toks[0].col, Msg::new("parse.say_en"))),
         Some(l) if l.code() == code_lang => l,
         _ => {
             return Err(err(
                 toks[0].col + 4,
-                format!("unknown language '{code_lang}' (known: zh)"),
+                Msg::new("parse.unknown_lang").arg("got", code_lang),
             ))
         }
     };
@@ -667,13 +654,13 @@ fn translation(
     let Some(prev) = lines.last_mut().filter(|l| l.say().is_some()) else {
         return Err(err(
             toks[0].col,
-            format!("'say.{code_lang}' must come right after the 'say' line it translates"),
+            Msg::new("parse.say_lang_after").arg("lang", code_lang),
         ));
     };
     if prev.translations.iter().any(|(l, _)| *l == lang) {
         return Err(err(
             toks[0].col,
-            format!("this 'say' already has a 'say.{code_lang}' line"),
+            Msg::new("parse.say_lang_twice").arg("lang", code_lang),
         ));
     }
     prev.translations.push((lang, text));
@@ -725,7 +712,7 @@ impl Script {
                 Stmt::Cluster { opts: o, .. } => opts = o.clone(),
                 Stmt::Act(Action::Set { name, value }) => {
                     let at = toks.get(1).map_or(toks[0].col, |t| t.col);
-                    let fail = |m: String| ParseError {
+                    let fail = |m: Msg| ParseError {
                         line: lineno,
                         col: at,
                         message: m,
@@ -736,10 +723,10 @@ impl Script {
                 _ => {}
             }
             let is_cluster = matches!(stmt, Stmt::Cluster { .. });
-            let at = |message: &str| ParseError {
+            let at = |key: &'static str| ParseError {
                 line: lineno,
                 col: toks[0].col,
-                message: message.into(),
+                message: Msg::new(key),
             };
             match &stmt {
                 Stmt::Compare(_)
@@ -747,17 +734,17 @@ impl Script {
                         .iter()
                         .any(|l: &Line| matches!(l.stmt, Stmt::Compare(_))) =>
                 {
-                    return Err(at("a scenario compares at most once: one 'compare' line"));
+                    return Err(at("parse.compare_once"));
                 }
                 Stmt::Explore(_)
                     if lines
                         .iter()
                         .any(|l: &Line| matches!(l.stmt, Stmt::Explore(_))) =>
                 {
-                    return Err(at("a scenario has at most one 'explore' line"));
+                    return Err(at("parse.explore_once"));
                 }
                 Stmt::Only { .. } if !lines.iter().any(|l| matches!(l.stmt, Stmt::Compare(_))) => {
-                    return Err(at("'A:' and 'B:' lines come after a 'compare' line"));
+                    return Err(at("parse.sides_after_compare"));
                 }
                 _ => {}
             }
@@ -765,14 +752,14 @@ impl Script {
                 return Err(ParseError {
                     line: lineno,
                     col: toks[0].col,
-                    message: "the first command must be 'cluster N'".into(),
+                    message: Msg::new("parse.first_cluster"),
                 });
             }
             if !lines.is_empty() && is_cluster {
                 return Err(ParseError {
                     line: lineno,
                     col: toks[0].col,
-                    message: "'cluster' may only appear once, as the first command".into(),
+                    message: Msg::new("parse.cluster_once"),
                 });
             }
             lines.push(Line {
@@ -786,7 +773,7 @@ impl Script {
             return Err(ParseError {
                 line: 1,
                 col: 1,
-                message: "empty scenario: it must start with 'cluster N'".into(),
+                message: Msg::new("parse.empty"),
             });
         }
         Ok(Script { lines })
@@ -833,55 +820,100 @@ mod tests {
 
     #[test]
     fn errors_name_line_and_column() {
-        assert_eq!(e("tick 3").message, "the first command must be 'cluster N'");
+        assert_eq!(
+            e("tick 3").message.to_string(),
+            "the first command must be 'cluster N'"
+        );
         let x = e("cluster 3\nkill x3");
         assert_eq!((x.line, x.col), (2, 6));
-        assert!(x.message.contains("expected a node"));
+        assert!(x.message.to_string().contains("expected a node"));
         let x = e("cluster 3\nfrobnicate n1");
         assert_eq!((x.line, x.col), (2, 1));
-        assert!(x.message.contains("unknown command"));
+        assert!(x.message.to_string().contains("unknown command"));
         let x = e("cluster 3 prevote=perhaps");
         assert_eq!((x.line, x.col), (1, 11));
         assert_eq!(e("cluster 0").col, 9);
         assert!(e("cluster 3\ncluster 3")
             .message
+            .to_string()
             .contains("only appear once"));
         assert!(e("cluster 3\npartition n1,n2")
             .message
+            .to_string()
             .contains("two groups"));
         assert!(e("cluster 3\npartition n1 | n1")
             .message
+            .to_string()
             .contains("two groups"));
-        assert!(e("cluster 3\nawait leader = n1").message.contains("within"));
+        assert!(e("cluster 3\nawait leader = n1")
+            .message
+            .to_string()
+            .contains("within"));
         assert!(e("cluster 3\nexpect n1.colour = red")
             .message
+            .to_string()
             .contains("unknown"));
-        assert!(e("cluster 3\npropose x").message.contains("KEY=VALUE"));
-        assert!(e("cluster 3\nread x via").message.contains("missing"));
+        assert!(e("cluster 3\npropose x")
+            .message
+            .to_string()
+            .contains("KEY=VALUE"));
+        assert!(e("cluster 3\nread x via")
+            .message
+            .to_string()
+            .contains("missing"));
         assert!(e("cluster 3\nmember add n4 sideways")
             .message
+            .to_string()
             .contains("learner"));
         assert!(e("cluster 3\nmember frob n4")
             .message
+            .to_string()
             .contains("member add"));
-        assert!(e("cluster 3\nmember change").message.contains("needs"));
-        assert!(e("cluster 3\nloss 101").message.contains("0 to 100"));
-        assert!(e("cluster 3\nkill n1 n2").message.contains("unexpected"));
+        assert!(e("cluster 3\nmember change")
+            .message
+            .to_string()
+            .contains("needs"));
+        assert!(e("cluster 3\nloss 101")
+            .message
+            .to_string()
+            .contains("0 to 100"));
+        assert!(e("cluster 3\nkill n1 n2")
+            .message
+            .to_string()
+            .contains("unexpected"));
         assert!(e("cluster 3\nat 10 cluster 3")
             .message
+            .to_string()
             .contains("'at' takes"));
-        assert!(e("").message.contains("empty"));
-        assert!(e("cluster 3\ncut n1 n1").message.contains("itself"));
-        assert!(e("cluster 3\ntick 100001").message.contains("at most"));
+        assert!(e("").message.to_string().contains("empty"));
+        assert!(e("cluster 3\ncut n1 n1")
+            .message
+            .to_string()
+            .contains("itself"));
+        assert!(e("cluster 3\ntick 100001")
+            .message
+            .to_string()
+            .contains("at most"));
         assert!(e("cluster 3\nawait leader = n1 within 999999")
             .message
+            .to_string()
             .contains("at most"));
         assert!(e("cluster 3\nat 18446744073709551615 heal")
             .message
+            .to_string()
             .contains("at most"));
-        assert!(e("cluster 3\nset seed=4").message.contains("cluster line"));
-        assert!(e("cluster 3\nn0").message.contains("unknown command"));
-        assert!(e("cluster 3\nkill n0").message.contains("start at n1"));
+        assert!(e("cluster 3\nset seed=4")
+            .message
+            .to_string()
+            .contains("cluster line"));
+        assert!(e("cluster 3\nn0")
+            .message
+            .to_string()
+            .contains("unknown command"));
+        assert!(e("cluster 3\nkill n0")
+            .message
+            .to_string()
+            .contains("start at n1"));
     }
 
     #[test]
@@ -915,21 +947,32 @@ mod tests {
     fn a_misplaced_or_unknown_translation_is_an_error() {
         let x = e("cluster 3\ntick 1\nsay.zh 你好");
         assert_eq!((x.line, x.col), (3, 1));
-        assert!(x.message.contains("right after"), "{}", x.message);
+        assert!(
+            x.message.to_string().contains("right after"),
+            "{}",
+            x.message
+        );
         assert!(e("cluster 3\nsay hi\nsay.fr salut")
             .message
+            .to_string()
             .contains("unknown language 'fr'"));
         assert!(e("cluster 3\nsay hi\nsay.en hi")
             .message
+            .to_string()
             .contains("English"));
         assert!(e("cluster 3\nsay hi\nsay.zh 一\nsay.zh 二")
             .message
+            .to_string()
             .contains("already"));
-        assert!(e("cluster 3\nsay hi\nsay.zh").message.contains("missing"));
+        assert!(e("cluster 3\nsay hi\nsay.zh")
+            .message
+            .to_string()
+            .contains("missing"));
         assert!(e("cluster 3\nsay hi\nsay.zh-TW 嗨")
             .message
+            .to_string()
             .contains("unknown"));
-        assert!(e("say.zh 你好").message.contains("right after"));
+        assert!(e("say.zh 你好").message.to_string().contains("right after"));
     }
 
     #[test]
@@ -945,7 +988,10 @@ mod tests {
             assert_eq!((opts.heartbeat, opts.election), (20, 30));
         }
         let x = e("cluster 3 election=30 heartbeat=40");
-        assert!(x.message.contains("shorter than election (30)"), "{x}");
+        assert!(
+            x.message.to_string().contains("shorter than election (30)"),
+            "{x}"
+        );
     }
 
     #[test]
@@ -953,7 +999,10 @@ mod tests {
         assert!(Script::parse("cluster 3 election=30\nset heartbeat=20").is_ok());
         let x = e("cluster 3\nset heartbeat=20");
         assert_eq!((x.line, x.col), (2, 5));
-        assert!(x.message.contains("shorter than election (10)"), "{x}");
+        assert!(
+            x.message.to_string().contains("shorter than election (10)"),
+            "{x}"
+        );
         // Each set changes the options the next one is checked against.
         assert!(Script::parse("cluster 3\nset election=50\nset heartbeat=20").is_ok());
         assert!(Script::parse("cluster 3 election=30 heartbeat=20\nset election=15").is_err());

@@ -3,6 +3,8 @@
 //! The checksum tells a damaged link (a character lost when copying) from a link made by
 //! something else, so the app can say which it is instead of loading garbage.
 
+use crate::i18n::Msg;
+
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /// The largest scenario a link may carry.
@@ -59,28 +61,24 @@ pub fn encode(scn: &str) -> String {
 }
 
 /// Unpacks a string made by [`encode`]; the error says what is wrong with the link.
-pub fn decode(s: &str) -> Result<String, String> {
+pub fn decode(s: &str) -> Result<String, Msg> {
     let s = s.trim();
     let Some(rest) = s.strip_prefix("v1.") else {
-        return Err("this link was not made by raftlab (or by a newer version of it)".into());
+        return Err(Msg::new("share.foreign"));
     };
     if rest.len() > MAX_LEN * 2 {
-        return Err("this link is too long to be a raftlab run".into());
+        return Err(Msg::new("share.too_long"));
     }
     let Some((body, sum)) = rest.rsplit_once('.') else {
-        return Err("this link is damaged: its checksum is missing".into());
+        return Err(Msg::new("share.no_checksum"));
     };
-    let bytes = unb64(body)
-        .ok_or("this link is damaged: it contains characters a raftlab link never has")?;
-    let expected = u32::from_str_radix(sum, 16)
-        .map_err(|_| "this link is damaged: its checksum is unreadable")?;
+    let bytes = unb64(body).ok_or(Msg::new("share.bad_chars"))?;
+    let expected =
+        u32::from_str_radix(sum, 16).map_err(|_| Msg::new("share.unreadable_checksum"))?;
     if checksum(&bytes) != expected {
-        return Err(
-            "this link is damaged: its checksum does not match (was it cut short when copied?)"
-                .into(),
-        );
+        return Err(Msg::new("share.checksum_mismatch"));
     }
-    String::from_utf8(bytes).map_err(|_| "this link is damaged: it does not hold text".into())
+    String::from_utf8(bytes).map_err(|_| Msg::new("share.not_text"))
 }
 
 #[cfg(test)]
@@ -105,15 +103,20 @@ mod tests {
     fn damaged_and_foreign_links_are_told_apart() {
         let good = encode("cluster 3\ntick 10\n");
         let cut = &good[..good.len() - 12];
-        assert!(decode(cut).unwrap_err().contains("damaged"));
+        assert!(decode(cut).unwrap_err().to_string().contains("damaged"));
         let mut flipped = good.clone().into_bytes();
         flipped[5] = if flipped[5] == b'A' { b'B' } else { b'A' };
         assert!(decode(&String::from_utf8(flipped).unwrap())
             .unwrap_err()
+            .to_string()
             .contains("damaged"));
-        assert!(decode("hello").unwrap_err().contains("not made by raftlab"));
+        assert!(decode("hello")
+            .unwrap_err()
+            .to_string()
+            .contains("not made by raftlab"));
         assert!(decode("v1.!!!.00000000")
             .unwrap_err()
+            .to_string()
             .contains("characters"));
     }
 }

@@ -18,6 +18,15 @@ pub fn secs(ms: u64) -> String {
     format!("{} s", super::decimal::fixed(ms as f64 / 1000.0, 1))
 }
 
+/// A configuration change as [`crate::raft::ConfChange::describe`] gives it: the notation
+/// ("+n4 learner -n1") reads the same in every language, "leave joint" is worded.
+pub fn conf_change(change: &str) -> Msg {
+    match change {
+        "leave joint" => Msg::new("conf.leave_joint"),
+        _ => Msg::verbatim(change),
+    }
+}
+
 /// Why a message from `from` never reached `to`.
 pub fn undelivered(u: Undelivered, from: NodeId, to: NodeId) -> Msg {
     match u {
@@ -257,7 +266,7 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
             Membership,
             Msg::new("ev.conf_applied_at")
                 .arg("id", id)
-                .arg("change", change.as_str())
+                .arg("change", conf_change(change))
                 .arg("index", *index),
         ),
         Note::Appended { req, index, term } => (

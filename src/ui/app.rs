@@ -378,16 +378,16 @@ impl Component for App {
             Msg::StepEvent => {
                 self.set_playing(false);
                 self.ui.step_line = Some(match change::step_one(self.tl_mut()) {
-                    Some(c) => c.line(),
-                    None => "Nothing left to run: every node is stopped.".into(),
+                    Some(c) => c.words(),
+                    None => Text::new("ui.tl.nothing_left"),
                 });
             }
             Msg::NextChange => {
                 self.set_playing(false);
                 let c = change::step_to_next_change(self.tl_mut(), NEXT_CHANGE_LIMIT);
                 self.ui.step_line = Some(match c {
-                    Some(c) => c.line(),
-                    None => crate::tr!(self.ui.lang, "ui.tl.no_change", n = NEXT_CHANGE_LIMIT),
+                    Some(c) => c.words(),
+                    None => Text::new("ui.tl.no_change").arg("n", NEXT_CHANGE_LIMIT),
                 });
             }
             Msg::Command(c) => match keys::actions(c, self.tl().sim(), &self.ui) {
@@ -542,13 +542,13 @@ impl Component for App {
             Msg::ExportScn => {
                 let text = self.tl().export_scn();
                 if let Err(e) = dom::download("raftlab-run.scn", "text/plain", &text) {
-                    self.ui.notice = Some(Text::verbatim(e));
+                    self.ui.notice = Some(Text::new("ui.note.download_failed").arg("error", e));
                 }
             }
             Msg::ExportTrace => {
                 let text = self.tl().trace_json();
                 if let Err(e) = dom::download("raftlab-trace.json", "application/json", &text) {
-                    self.ui.notice = Some(Text::verbatim(e));
+                    self.ui.notice = Some(Text::new("ui.note.download_failed").arg("error", e));
                 }
             }
             Msg::ShareLink => {

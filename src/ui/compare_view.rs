@@ -149,7 +149,7 @@ impl App {
 
 /// Parses a `compare=` address value: `OPT=VALUE` pairs separated by commas, `+` or spaces
 /// (`prevote=off,checkquorum=off`); `1` or empty means "what the scenario declares".
-pub fn parse_with(v: &str) -> Result<Vec<(String, String)>, String> {
+pub fn parse_with(v: &str) -> Result<Vec<(String, String)>, crate::i18n::Msg> {
     let v = v.trim();
     if v.is_empty() || v == "1" || v == "true" {
         return Ok(Vec::new());
@@ -160,11 +160,13 @@ pub fn parse_with(v: &str) -> Result<Vec<(String, String)>, String> {
             let (k, val) = p
                 .split_once('=')
                 .or_else(|| p.split_once(':'))
-                .ok_or_else(|| format!("compare= expects OPTION=VALUE pairs, not '{p}'"))?;
+                .ok_or_else(|| crate::i18n::Msg::new("cmpw.not_pair").arg("p", p))?;
             let mut probe = crate::sim::Options::default();
-            probe.set(k, val).map_err(|e| format!("compare={p}: {e}"))?;
+            probe
+                .set(k, val)
+                .map_err(|e| crate::i18n::Msg::new("cmpw.bad").arg("p", p).arg("why", e))?;
             if k == "seed" {
-                return Err("compare= cannot change the seed: both runs share it".into());
+                return Err(crate::i18n::Msg::new("cmpw.seed"));
             }
             Ok((k.to_string(), val.to_string()))
         })
@@ -211,7 +213,7 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
     let caption = if label.is_empty() {
         format!("{name}: {}", tr!(l, "ui.cmp.as_written"))
     } else {
-        format!("{name}: {label}")
+        format!("{name}: {}", label_words(l, label))
     };
     // Before the fork, B is A (the engine forks B from A there).
     let shown = sim.unwrap_or(c.run.a());
@@ -279,7 +281,7 @@ pub fn render(v: &View, c: &Compare) -> Html {
         (None, Some(d)) => html! {
             <p class="cmp-divergence" data-divergence={d.time.to_string()} aria-live="polite">
                 <b>{ tr!(l, "ui.cmp.first_divergence", tick = ticks(d.time)) }{ " " }</b>
-                { divergence_words(c.run.label(), d) }
+                { divergence_words(l, c.run.label(), d) }
             </p>
         },
         (None, None) => html! {
@@ -298,11 +300,36 @@ pub fn render(v: &View, c: &Compare) -> Html {
 }
 
 /// "with prevote=off: n1 is candidate (A: precandidate) (line 16: campaign n1)": the
-/// engine's words, without the time it already shows in bold.
-fn divergence_words(label: &str, d: &Divergence) -> String {
+/// engine's findings worded in `l`, without the time it already shows in bold.
+fn divergence_words(l: Lang, label: &str, d: &Divergence) -> String {
     let diffs = d
-        .text
-        .split_once(&format!("{label}: "))
-        .map_or(d.text.as_str(), |(_, w)| w);
-    format!("{label}: {diffs} (line {}: {})", d.lineno, d.line)
+        .diffs
+        .iter()
+        .map(crate::sim::compare::diff_words)
+        .reduce(|a, b| crate::i18n::Msg::new("cmp.and").arg("a", a).arg("b", b))
+        .map_or(String::new(), |m| m.render(l));
+    tr!(
+        l,
+        "ui.cmp.words",
+        label = label_words(l, label),
+        diffs = diffs,
+        line = d.lineno,
+        text = d.line
+    )
+}
+
+/// How B differs ("with prevote=off", "with 'kill n2' instead of 'kill n1'") in `l`: the
+/// options and commands stay as written, the words around them are translated.
+fn label_words(l: Lang, label: &str) -> String {
+    let Some(what) = label.strip_prefix("with ") else {
+        return label.to_string();
+    };
+    let parts: Vec<String> = what
+        .split(", ")
+        .map(|p| match p.split_once(" instead of ") {
+            Some((new, old)) => tr!(l, "ui.cmp.instead_of", new = new, old = old),
+            None => p.to_string(),
+        })
+        .collect();
+    tr!(l, "ui.cmp.with", what = parts.join(tr!(l, "ui.cmp.sep")))
 }

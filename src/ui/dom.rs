@@ -132,16 +132,16 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
 /// an error message).
 pub fn read_file(
     input: &web_sys::HtmlInputElement,
-    done: impl FnOnce(Result<String, String>) + 'static,
+    done: impl FnOnce(Result<String, crate::i18n::Msg>) + 'static,
 ) {
     let Some(file) = input.files().and_then(|f| f.get(0)) else {
-        done(Err("no file chosen".into()));
+        done(Err(crate::i18n::Msg::new("ui.file.none")));
         return;
     };
     let reader = match web_sys::FileReader::new() {
         Ok(r) => r,
         Err(_) => {
-            done(Err("this browser cannot read files".into()));
+            done(Err(crate::i18n::Msg::new("ui.file.no_reader")));
             return;
         }
     };
@@ -150,7 +150,7 @@ pub fn read_file(
         let text = r2.result().ok().and_then(|v| v.as_string());
         match text {
             Some(t) => done(Ok(t)),
-            None => done(Err("the file is not text".into())),
+            None => done(Err(crate::i18n::Msg::new("ui.file.not_text"))),
         }
     });
     reader.set_onload(Some(onload.unchecked_ref()));

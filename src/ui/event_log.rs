@@ -4,6 +4,7 @@
 use yew::prelude::*;
 
 use crate::sim::event::{Event, EventKind};
+use crate::sim::invariant_words;
 
 use super::app::{Msg, Ui, View};
 use crate::i18n::Lang;
@@ -47,8 +48,8 @@ fn violations(v: &View) -> Html {
             let go = v.link.callback(move |_| Msg::Seek(t));
             html! {
                 <li>
-                    <strong>{ x.invariant.clone() }</strong>{ ": " }{ x.detail.clone() }
-                    <span class="where">{ tr!(l, "ui.ev.where", time = secs(x.time), cause = x.cause) }</span>
+                    <strong>{ invariant_words::name(&x.invariant).render(l) }</strong>{ tr!(l, "ui.ev.colon") }{ invariant_words::detail(&x.detail).render(l) }
+                    <span class="where">{ tr!(l, "ui.ev.where", time = secs(x.time), cause = x.cause_words.as_ref().map_or(x.cause.clone(), |c| c.render(l))) }</span>
                     <button class="link-btn" onclick={go} aria-label={tr!(l, "ui.ev.go_to", time = secs(t))}>{ tr!(l, "ui.ev.go_there") }</button>
                 </li>
             }

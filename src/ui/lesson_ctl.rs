@@ -67,7 +67,9 @@ impl App {
                 self.ui.script_error = Some(
                     Text::new("ui.note.script_error")
                         .arg("name", name.as_str())
-                        .arg("error", e.to_string()),
+                        .arg("line", e.line)
+                        .arg("col", e.col)
+                        .arg("error", e.message.clone()),
                 );
                 self.ui.tab = Tab::Scenario;
                 false
@@ -107,7 +109,9 @@ impl App {
                 let name = crate::tr!(self.ui.lang, "ui.note.pasted").to_string();
                 self.load_script(name, &text, None);
             }
-            Msg::ScriptError(e) => self.ui.script_error = Some(Text::verbatim(e)),
+            Msg::ScriptError(e) => {
+                self.ui.script_error = Some(Text::new("ui.note.file_unreadable").arg("error", e))
+            }
             Msg::PlayerStep => {
                 self.set_playing(false);
                 if let Some(l) = self.scenario.as_mut() {

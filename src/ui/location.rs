@@ -75,13 +75,9 @@ impl App {
                 }
             }
         }
-        if !problems.is_empty() {
-            let mine = problems.join(" ");
-            // launch's problems name parameters and values, worded in English only.
-            self.ui.notice = Some(match self.ui.notice.take() {
-                Some(n) => Text::verbatim(format!("{mine} {}", n.render(self.ui.lang))),
-                None => Text::verbatim(mine),
-            });
+        if let Some(mine) = launch::joined(problems) {
+            self.ui.notice =
+                launch::joined([Some(mine), self.ui.notice.take()].into_iter().flatten());
         }
     }
 

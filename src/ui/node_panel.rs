@@ -42,8 +42,8 @@ fn button(v: &View, label: &str, concept: &str, action: Action, class: &'static 
         Action::Campaign(_) => keys::hint(l, "c"),
         _ => String::new(),
     };
-    let title = match action.etcdctl() {
-        Some(e) => format!("{} — etcdctl: {e}{key}", tip(l, concept)),
+    let title = match action.etcdctl_words() {
+        Some(e) => format!("{} — etcdctl: {}{key}", tip(l, concept), e.render(l)),
         None => format!("{}{key}", tip(l, concept)),
     };
     let aria = format!("{label} ({})", action.to_scn());

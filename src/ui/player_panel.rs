@@ -40,7 +40,7 @@ fn loaders(v: &View) -> Html {
         .map(|p| p.description_in(l))
         .unwrap_or("");
     let load_preset = link.callback(|_| Msg::LoadPreset);
-    let file_cb = link.callback(|r: Result<(String, String), String>| match r {
+    let file_cb = link.callback(|r: Result<(String, String), crate::i18n::Msg>| match r {
         Ok((name, text)) => Msg::LoadScript(name, text),
         Err(e) => Msg::ScriptError(e),
     });
@@ -128,7 +128,7 @@ fn script(v: &View, s: &Lesson) -> Html {
                 _ => None,
             };
             let why = match status {
-                Some(LineStatus::Failed(e)) => Some(e.clone()),
+                Some(LineStatus::Failed(e)) => Some(e.render(l)),
                 _ => None,
             };
             let run_to = link.callback(move |_| Msg::PlayerRunTo(i));

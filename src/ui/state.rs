@@ -76,8 +76,8 @@ pub struct Ui {
     pub log_cols: u64,
     /// The language everything is shown in.
     pub lang: crate::i18n::Lang,
-    /// The last step's event and what it changed, in words.
-    pub step_line: Option<String>,
+    /// The last step's event and what it changed, worded when shown.
+    pub step_line: Option<crate::i18n::Msg>,
     /// Whether the person changed the event filters (until then, stepping shows every kind).
     pub kinds_touched: bool,
     /// What the polite live region says now.
@@ -125,7 +125,7 @@ pub enum Msg {
     LoadScript(String, String),
     LoadPreset,
     LoadPasted,
-    ScriptError(String),
+    ScriptError(crate::i18n::Msg),
     PlayerStep,
     PlayerRunTo(usize),
     PlayerContinue,

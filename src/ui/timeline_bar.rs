@@ -50,8 +50,8 @@ pub fn render(v: &View) -> Html {
         })
         .collect::<Html>();
     let past = !tl.at_head();
-    let step_line = v.ui.step_line.as_ref().map(|l| {
-        html! { <p class="step-line" data-step-line="" title="the event just applied, and what it changed">{ l.clone() }</p> }
+    let step_line = v.ui.step_line.as_ref().map(|m| {
+        html! { <p class="step-line" data-step-line="" title={tr!(l, "ui.tl.step_line_tip")}>{ m.render(l) }</p> }
     });
     html! {
         <>

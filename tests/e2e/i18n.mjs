@@ -43,6 +43,12 @@ export function englishLeft(page, root = 'body') {
           .replace(/[+-]n\d+( learner)?/g, ' ')
           // Member requests are labelled with their etcdctl-like command: "promote n4".
           .replace(/\b(promote|remove) n\d+/g, ' ')
+          // Shell commands an operator runs on a machine: kill -9 $(pidof etcd), systemctl.
+          .replace(/kill -9 \$\(pidof etcd\)|systemctl start etcd/g, ' ')
+          // A value the person gave, quoted back in Chinese quotes: 不认识参数「bogus」.
+          .replace(/「[^」]*」/g, ' ')
+          // File names and paths: docs/etcd-versions.md, raftlab-run.scn.
+          .replace(/[\w./-]+\.(md|scn|json|png)\b/g, ' ')
           // raftlab's own commands: `raftlab run|compare|explore ...`.
           .replace(/\braftlab (run|compare|explore|presets|bench)\b/g, ' ')
           // etcdctl's member subcommands, quoted or not: 'member add n4 --learner'.

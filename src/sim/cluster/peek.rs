@@ -1,7 +1,7 @@
 //! A look at the next queued event without running it, for stepping tools that say what
 //! they are about to do (and skip what does nothing).
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Msg};
 use crate::raft::NodeId;
 
 use super::super::network::InFlight;
@@ -75,9 +75,14 @@ impl Sim {
         })
     }
 
-    /// [`Sim::undelivered`] in words ("partitioned", "n4 is killed").
+    /// [`Sim::undelivered`] in English words ("partitioned", "n4 is killed").
     pub fn drop_reason(&self, f: &InFlight) -> Option<String> {
+        self.drop_why(f).map(|m| m.render(Lang::En))
+    }
+
+    /// [`Sim::undelivered`] as a message, worded in any language.
+    pub fn drop_why(&self, f: &InFlight) -> Option<Msg> {
         self.undelivered(f)
-            .map(|u| super::super::words::undelivered(u, f.msg.from, f.msg.to).render(Lang::En))
+            .map(|u| super::super::words::undelivered(u, f.msg.from, f.msg.to))
     }
 }
