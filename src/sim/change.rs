@@ -203,32 +203,51 @@ fn next_is_message(sim: &Sim) -> bool {
     )
 }
 
-/// Steps `tl` by exactly one event (or one recorded action) and says what it was and what it
-/// changed, quiet or not; None when nothing is left to run.
-pub fn step_one(tl: &mut Timeline) -> Option<Change> {
+/// One event (or one recorded action) stepped and worded, with whether it changed anything.
+struct Stepped {
+    change: Change,
+    /// Nothing a glance shows moved.
+    quiet: bool,
+}
+
+/// Steps `tl` by one event; None when nothing was left to run (the position did not move,
+/// nothing changed and no event was due).
+fn step_and_word(tl: &mut Timeline, skipped: u64) -> Option<Stepped> {
     let before = Glance::of(tl.sim());
     let event = next_event_words(tl.sim());
     tl.step_event();
     let after = tl.sim();
     let changes = before.changes_to(after);
+    // A step that did not move the position replayed a recorded action (or found nothing to
+    // do, if the queue was empty).
     let replayed = after.processed == before.processed;
     if replayed && changes.is_empty() && event.is_none() {
         return None;
     }
-    Some(Change {
-        event: if replayed {
-            Msg::new("chg.replayed")
-        } else {
-            event.unwrap_or_else(|| Msg::new("chg.event"))
+    let quiet = changes.is_empty();
+    Some(Stepped {
+        change: Change {
+            event: if replayed {
+                Msg::new("chg.replayed")
+            } else {
+                event.unwrap_or_else(|| Msg::new("chg.event"))
+            },
+            changes: if quiet {
+                vec![Msg::new("chg.nothing")]
+            } else {
+                changes
+            },
+            time: after.now,
+            skipped,
         },
-        changes: if changes.is_empty() {
-            vec![Msg::new("chg.nothing")]
-        } else {
-            changes
-        },
-        time: after.now,
-        skipped: 0,
+        quiet,
     })
+}
+
+/// Steps `tl` by exactly one event (or one recorded action) and says what it was and what it
+/// changed, quiet or not; None when nothing is left to run.
+pub fn step_one(tl: &mut Timeline) -> Option<Change> {
+    step_and_word(tl, 0).map(|s| s.change)
 }
 
 /// Steps `tl` event by event (replaying recorded actions on the way) until one changes
@@ -236,37 +255,11 @@ pub fn step_one(tl: &mut Timeline) -> Option<Change> {
 /// more to do within `limit` (every node stopped, or only quiet ticks).
 pub fn step_to_next_change(tl: &mut Timeline, limit: u64) -> Option<Change> {
     for skipped in 0..limit {
-        let before = Glance::of(tl.sim());
         let is_message = next_is_message(tl.sim());
-        let event = next_event_words(tl.sim());
-        tl.step_event();
-        let after = tl.sim();
-        let changes = before.changes_to(after);
-        // A step that did not move the position replayed a recorded action (or found
-        // nothing to do, if the queue was empty).
-        let replayed = after.processed == before.processed;
-        if replayed && changes.is_empty() && event.is_none() {
-            return None;
+        let stepped = step_and_word(tl, skipped)?;
+        if !stepped.quiet || is_message {
+            return Some(stepped.change);
         }
-        if changes.is_empty() && !is_message {
-            continue;
-        }
-        let event = if replayed {
-            Msg::new("chg.replayed")
-        } else {
-            event.unwrap_or_else(|| Msg::new("chg.event"))
-        };
-        let changes = if changes.is_empty() {
-            vec![Msg::new("chg.nothing")]
-        } else {
-            changes
-        };
-        return Some(Change {
-            event,
-            changes,
-            time: after.now,
-            skipped,
-        });
     }
     None
 }
