@@ -51,6 +51,11 @@ pub struct App {
     /// The panels' kept builds, and the generation their stamps include (see `memo`).
     memos: Memos,
     generation: u64,
+    /// The preset texts fetched so far (the browser build carries only their index).
+    pub(super) preset_texts: Vec<(&'static str, String)>,
+    /// The preset whose text is on its way: only its arrival opens a lesson (a later click
+    /// on another lesson wins).
+    pub(super) preset_pending: Option<&'static str>,
 }
 
 impl App {
@@ -348,6 +353,8 @@ impl Component for App {
             announce_waiting: false,
             memos: Memos::default(),
             generation: 0,
+            preset_texts: Vec::new(),
+            preset_pending: None,
         };
         app.apply_location();
         lang_pref::apply_document(app.ui.lang);
@@ -523,6 +530,7 @@ impl Component for App {
             | Msg::PlayerContinue
             | Msg::PlayerClose
             | Msg::StartLesson(_)
+            | Msg::PresetText(..)
             | Msg::LessonPlay(_)
             | Msg::LessonBack
             | Msg::LessonReplay

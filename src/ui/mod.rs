@@ -36,6 +36,7 @@ mod pace;
 mod page;
 mod player_panel;
 mod prefs;
+mod preset_fetch;
 mod progress_view;
 mod share_panel;
 mod state;

@@ -132,6 +132,12 @@ pub enum Msg {
     PlayerClose,
     /// Opens preset ID as a lesson and shows its start card.
     StartLesson(&'static str),
+    /// Preset ID's text arrived (or could not be had): see `preset_fetch`.
+    PresetText(
+        &'static str,
+        super::preset_fetch::Then,
+        Result<String, crate::i18n::Msg>,
+    ),
     /// Plays (or pauses) the lesson's stretch up to its next narration.
     LessonPlay(bool),
     /// Back to the previous narration.
