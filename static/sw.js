@@ -5,11 +5,12 @@
 //   So an online reload always gets the current version.
 // - Trunk's hashed files (raftlab-<hash>.js, raftlab-<hash>_bg.wasm, app-<hash>.css): cache
 //   first. A name never changes content, and a new version has new names.
-// - Anything else of this site (icons, manifest, the lesson texts presets/ID.scn, which the
-//   app fetches when a lesson starts): network first, cache as fallback.
-// - Every lesson text is stored too, so any lesson opens offline: presets/index.txt lists
-//   them with a checksum each (a trunk hook writes it, see Trunk.toml), and a file is fetched
-//   again only when its checksum changed.
+// - Anything else of this site (icons, manifest, and the texts the app fetches when needed:
+//   presets/ID.scn when a lesson starts, i18n/zh.txt when Chinese is chosen): network
+//   first, cache as fallback.
+// - Those texts are all stored at once, so any lesson and Chinese work offline: lazy.txt
+//   lists them with a checksum each (a trunk hook writes it, see Trunk.toml), and a file is
+//   fetched again only when its checksum changed.
 // When a fresh index.html arrives, hashed files it no longer names are deleted, so old
 // versions do not pile up. Only GET requests to this origin are handled; nothing off-site.
 const CACHE = 'raftlab';
@@ -55,41 +56,41 @@ async function adopt(cache, html) {
     const path = new URL(req.url).pathname;
     if (HASHED.test(path) && !wanted.has(req.url)) await cache.delete(req);
   }
-  await adoptPresets(cache);
+  await adoptLazy(cache);
 }
 
-// "NAME CHECKSUM" lines of a presets/index.txt, as a Map.
-function presetSums(text) {
+// "PATH CHECKSUM" lines of a lazy.txt, as a Map.
+function lazySums(text) {
   const sums = new Map();
   for (const line of text.split('\n')) {
-    const [name, sum] = line.trim().split(/\s+/);
-    if (name && sum && /^[\w.-]+\.scn$/.test(name)) sums.set(name, sum);
+    const [path, sum] = line.trim().split(/\s+/);
+    if (path && sum && /^(presets|i18n)\/[\w.-]+$/.test(path)) sums.set(path, sum);
   }
   return sums;
 }
 
-// Stores every lesson text presets/index.txt lists (again only when its checksum changed),
-// then that index; texts no longer listed are dropped.
-async function adoptPresets(cache) {
-  const indexUrl = new URL('presets/index.txt', SCOPE).href;
-  const res = await fetch(indexUrl, { cache: 'no-store' });
+// Stores every text lazy.txt lists (again only when its checksum changed), then that list;
+// texts no longer listed are dropped.
+async function adoptLazy(cache) {
+  const listUrl = new URL('lazy.txt', SCOPE).href;
+  const res = await fetch(listUrl, { cache: 'no-store' });
   if (!res.ok) return;
   const text = await res.clone().text();
-  const old = await cache.match(indexUrl);
-  const had = old ? presetSums(await old.text()) : new Map();
-  const sums = presetSums(text);
+  const old = await cache.match(listUrl);
+  const had = old ? lazySums(await old.text()) : new Map();
+  const sums = lazySums(text);
   await Promise.all(
-    [...sums].map(async ([name, sum]) => {
-      const url = new URL('presets/' + name, SCOPE).href;
-      if (had.get(name) === sum && (await cache.match(url))) return;
+    [...sums].map(async ([path, sum]) => {
+      const url = new URL(path, SCOPE).href;
+      if (had.get(path) === sum && (await cache.match(url))) return;
       const file = await fetch(url, { cache: 'no-store' });
       if (file.ok) await cache.put(url, file);
     }),
   );
-  for (const name of had.keys()) {
-    if (!sums.has(name)) await cache.delete(new URL('presets/' + name, SCOPE).href);
+  for (const path of had.keys()) {
+    if (!sums.has(path)) await cache.delete(new URL(path, SCOPE).href);
   }
-  await cache.put(indexUrl, res);
+  await cache.put(listUrl, res);
 }
 
 async function refreshIndex() {

@@ -1047,9 +1047,9 @@ impl<'a> Run<'a> {
             kind: HitKind::Liveness,
             time: sim.now,
             detail: format!(
-                "no leader able to reach a quorum for {} election timeouts ({:.1} ticks) while a quorum of voters was running and connected",
+                "no leader able to reach a quorum for {} election timeouts ({} ticks) while a quorum of voters was running and connected",
                 self.ex.spec.liveness,
-                (sim.now - since) as f64 / TICK_MS as f64
+                super::decimal::fixed((sim.now - since) as f64 / TICK_MS as f64, 1)
             ),
             check: Some("leader != none".into()),
         })

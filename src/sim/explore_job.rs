@@ -123,7 +123,7 @@ impl FromWorker {
     /// The message as a list of strings (what the worker posts).
     pub fn to_fields(&self) -> Vec<String> {
         let n = |x: u64| x.to_string();
-        let f = |x: f64| format!("{x:.0}");
+        let f = |x: f64| super::decimal::fixed(x, 0);
         match self {
             FromWorker::Ready => vec!["ready".into()],
             FromWorker::Progress { tried, ms } => vec!["progress".into(), n(*tried), f(*ms)],
@@ -178,7 +178,7 @@ impl FromWorker {
     /// Reads a message back from its fields; None for anything else.
     pub fn from_fields(v: &[String]) -> Option<FromWorker> {
         let num = |i: usize| v.get(i)?.parse::<u64>().ok();
-        let ms = |i: usize| v.get(i)?.parse::<f64>().ok();
+        let ms = |i: usize| super::decimal::parse(v.get(i)?);
         let text = |i: usize| v.get(i).cloned();
         Some(match v.first()?.as_str() {
             "ready" => FromWorker::Ready,

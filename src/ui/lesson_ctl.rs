@@ -7,8 +7,8 @@ use crate::sim::presets;
 use crate::sim::scenario::{Script, Stmt};
 
 use super::app::{App, Msg, Tab};
+use super::lazy_text::{self, Then};
 use super::lesson::Lesson;
-use super::preset_fetch::{self, Then};
 
 impl App {
     /// Plays or pauses the lesson's stretch.
@@ -94,7 +94,7 @@ impl App {
         }
         self.preset_pending = Some(p.id);
         let dispatch = self.dispatch.clone();
-        preset_fetch::fetch(p, move |r| dispatch.emit(Msg::PresetText(p.id, then, r)));
+        lazy_text::preset(p, move |r| dispatch.emit(Msg::PresetText(p.id, then, r)));
     }
 
     /// Preset `p`'s text is at hand: open it.

@@ -11,8 +11,8 @@ use crate::sim::scenario::Script;
 use super::app::{App, Theme};
 use super::compare_view;
 use super::dom;
+use super::lazy_text::Then;
 use super::pace::{Pace, FIXED};
-use super::preset_fetch::Then;
 
 impl App {
     /// Applies the page address's settings (query and hash both count), validated once by

@@ -1,6 +1,8 @@
-//! A preset's text, fetched from `presets/ID.scn` when its lesson starts: the browser build
-//! carries only the presets' index (see `sim::presets`). The service worker keeps the files
-//! for offline use (`static/sw.js`).
+//! Texts the browser build fetches when they are needed instead of carrying them in the wasm:
+//! a preset's text when its lesson starts (the build keeps only the presets' index, see
+//! `sim::presets`) and the Chinese catalog when Chinese is chosen (`i18n`). Each is checked
+//! against the digest this build was made with. The service worker keeps them all for
+//! offline use (`static/sw.js`, `lazy.txt`).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -8,8 +10,8 @@ use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::i18n::Msg as Text;
-use crate::sim::presets::{self, Preset};
+use crate::i18n::{Lang, Msg as Text};
+use crate::sim::presets::Preset;
 
 /// What to do with a preset's text once it has arrived.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,7 +30,35 @@ pub fn path(id: &str) -> String {
 /// Fetches `p`'s text, then calls `done` once: with the text, or with why it could not be
 /// had (no network and no offline copy, a server error, or text of another version of the
 /// app, told apart by its digest).
-pub fn fetch(p: &'static Preset, done: impl FnOnce(Result<String, Text>) + 'static) {
+pub fn preset(p: &'static Preset, done: impl FnOnce(Result<String, Text>) + 'static) {
+    fetch(&path(p.id), p.digest, done);
+}
+
+/// Where the browser finds the catalog of `lang` (English is compiled in).
+pub fn catalog_path(lang: Lang) -> String {
+    format!("i18n/{}.txt", lang.code())
+}
+
+/// Fetches the catalog of `lang` and installs it (`i18n::provide`), then calls `done` once
+/// (at once when it is already there).
+pub fn catalog(lang: Lang, done: impl FnOnce(Result<(), Text>) + 'static) {
+    if crate::i18n::has_catalog(lang) {
+        return done(Ok(()));
+    }
+    let Some(digest) = crate::i18n::catalog_digest(lang) else {
+        return done(Ok(()));
+    };
+    fetch(&catalog_path(lang), digest, move |r| {
+        done(r.and_then(|text| {
+            crate::i18n::provide(lang, text)
+                .map_err(|e| Text::new("ui.note.lazy_fetch_failed").arg("error", e))
+        }))
+    });
+}
+
+/// Fetches `url` (relative to the page), then calls `done` once: with its text when its
+/// digest is `digest`, else with why not.
+fn fetch(url: &str, digest: u32, done: impl FnOnce(Result<String, Text>) + 'static) {
     let done: Once = Rc::new(RefCell::new(Some(Box::new(done))));
     let finish = move |r: Result<String, Text>| {
         let f = done.borrow_mut().take();
@@ -44,11 +74,10 @@ pub fn fetch(p: &'static Preset, done: impl FnOnce(Result<String, Text>) + 'stat
         finish(Err(failed("no window")));
         return;
     };
-    let response = match call(&w, "fetch", &[JsValue::from_str(&path(p.id))]) {
+    let response = match call(&w, "fetch", &[JsValue::from_str(url)]) {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
-    let digest = p.digest;
     let on_response = {
         let finish = finish.clone();
         let fail = fail.clone();
@@ -61,7 +90,8 @@ pub fn fetch(p: &'static Preset, done: impl FnOnce(Result<String, Text>) + 'stat
                     .ok()
                     .and_then(|v| v.as_f64())
                     .unwrap_or(0.0);
-                return finish(Err(failed(&format!("HTTP {status}"))));
+                // As an integer: formatting an f64 would link the core's float printing.
+                return finish(Err(failed(&format!("HTTP {}", status as u32))));
             }
             let text = match call(&res, "text", &[]) {
                 Ok(t) => t,
@@ -70,8 +100,8 @@ pub fn fetch(p: &'static Preset, done: impl FnOnce(Result<String, Text>) + 'stat
             let on_text = {
                 let finish = finish.clone();
                 move |t: JsValue| match t.as_string() {
-                    Some(t) if presets::digest(&t) == digest => finish(Ok(t)),
-                    Some(_) => finish(Err(Text::new("ui.note.preset_other_version"))),
+                    Some(t) if crate::digest::digest(&t) == digest => finish(Ok(t)),
+                    Some(_) => finish(Err(Text::new("ui.note.lazy_other_version"))),
                     None => finish(Err(failed("not text"))),
                 }
             };
@@ -85,7 +115,7 @@ pub fn fetch(p: &'static Preset, done: impl FnOnce(Result<String, Text>) + 'stat
 type Once = Rc<RefCell<Option<Box<dyn FnOnce(Result<String, Text>)>>>>;
 
 fn failed(why: &str) -> Text {
-    Text::new("ui.note.preset_fetch_failed").arg("error", why)
+    Text::new("ui.note.lazy_fetch_failed").arg("error", why)
 }
 
 /// Calls method `name` of `target` with `args`.
