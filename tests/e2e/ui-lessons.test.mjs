@@ -286,6 +286,18 @@ test('at 390x844 free play: no control cut off', { timeout: 60_000 }, () =>
           .map(([el, r]) => `${(el.getAttribute('aria-label') || el.textContent).trim().slice(0, 30)} ${Math.round(r.left)}..${Math.round(r.right)}`),
       );
       assert.deepEqual(bad, []);
+      // Each node's two captions (name and role; whom it voted for) are enlarged on a phone:
+      // they must not run into each other. Text boxes include the font's ascent and descent,
+      // so boxes that touch (within 2px) read as two clear lines.
+      const captions = await page.evaluate(() =>
+        [...document.querySelectorAll('g.node')].map((g) => [
+          g.querySelector('text.nid').getBoundingClientRect().bottom,
+          g.querySelector('text.nvote').getBoundingClientRect().top,
+        ]),
+      );
+      for (const [nameBottom, voteTop] of captions) {
+        assert.ok(nameBottom <= voteTop + 2, `a node's vote line (top ${voteTop}) runs into its name (bottom ${nameBottom})`);
+      }
       await app.screenshot('phone-free-390x844');
     },
     { viewport: { width: 390, height: 844 } },
