@@ -2,7 +2,8 @@
 //! a preset's text when its lesson starts (the build keeps only the presets' index, see
 //! `sim::presets`) and the Chinese catalog when Chinese is chosen (`i18n`). Each is checked
 //! against the digest this build was made with. The service worker keeps them all for
-//! offline use (`static/sw.js`, `lazy.txt`).
+//! offline use (`static/sw.js`, `lazy.txt`). The explore worker (`src/bin/explore_worker.rs`)
+//! fetches the Chinese catalog too: the counterexamples it writes carry `say.zh` lines.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -70,11 +71,9 @@ fn fetch(url: &str, digest: u32, done: impl FnOnce(Result<String, Text>) + 'stat
         let finish = finish.clone();
         move |e: JsValue| finish(Err(failed(&js_text(&e))))
     };
-    let Some(w) = web_sys::window() else {
-        finish(Err(failed("no window")));
-        return;
-    };
-    let response = match call(&w, "fetch", &[JsValue::from_str(url)]) {
+    // The page's window, or the explore worker's scope: both have `fetch`.
+    let global: JsValue = js_sys::global().into();
+    let response = match call(&global, "fetch", &[JsValue::from_str(url)]) {
         Ok(r) => r,
         Err(e) => return fail(e),
     };

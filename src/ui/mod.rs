@@ -22,7 +22,7 @@ mod glossary;
 mod help;
 mod keys;
 mod lang_pref;
-mod lazy_text;
+pub mod lazy_text;
 mod lesson;
 mod lesson_ctl;
 mod lesson_view;
