@@ -446,8 +446,8 @@ impl Sim {
 
     fn note_reachability(&mut self) {
         let now = self.now;
-        for id in self.ids() {
-            if self.could_reach_quorum(id) {
+        for (id, reaches) in self.reachability() {
+            if reaches {
                 self.reachable_since.entry(id).or_insert(now);
             } else {
                 self.reachable_since.remove(&id);
