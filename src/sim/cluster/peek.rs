@@ -46,7 +46,7 @@ impl Sim {
                 .net
                 .in_flight
                 .get(&msg)
-                .map_or(NextEvent::Void, |f| NextEvent::Delivery(f)),
+                .map_or(NextEvent::Void, NextEvent::Delivery),
         })
     }
 
