@@ -358,12 +358,7 @@ impl Sim {
     }
 
     fn schedule(&mut self, at: u64, due: Due) {
-        self.seq += 1;
-        self.queue.push(Scheduled {
-            at,
-            seq: self.seq,
-            due,
-        });
+        enqueue(&mut self.queue, &mut self.seq, at, due);
     }
 
     /// Schedules the request timeout of `req` at `at`.
@@ -655,27 +650,37 @@ impl Sim {
 
     /// Sends what node `id` wrote to its outbox and words what it noted.
     pub(super) fn flush(&mut self, id: NodeId) {
-        let Some(node) = self.nodes.get_mut(&id) else {
+        // One lookup of the node for its messages (this runs after every event): the outbox
+        // is drained in place, with the fields it needs borrowed apart from the node map.
+        let Sim {
+            nodes,
+            rng,
+            net,
+            queue,
+            seq,
+            opts,
+            now,
+            ..
+        } = self;
+        let Some(node) = nodes.get_mut(&id) else {
             return;
         };
-        let mut msgs = std::mem::take(&mut node.raft.msgs);
-        let mut notes = std::mem::take(&mut node.raft.notes);
-        for m in msgs.drain(..) {
-            let latency = self
-                .rng
-                .range(self.opts.latency_min, self.opts.latency_max + 1);
-            let lost = self.rng.chance(self.net.loss);
-            let (mid, at) = self.net.send(m, self.now, latency, lost);
-            self.schedule(at, Due::Deliver { msg: mid });
+        for m in node.raft.msgs.drain(..) {
+            let latency = rng.range(opts.latency_min, opts.latency_max + 1);
+            let lost = rng.chance(net.loss);
+            let (mid, at) = net.send(m, *now, latency, lost);
+            enqueue(queue, seq, at, Due::Deliver { msg: mid });
         }
+        if node.raft.notes.is_empty() {
+            return;
+        }
+        // Wording a note needs the whole simulator, so the notes are taken out first.
+        let mut notes = std::mem::take(&mut node.raft.notes);
         for note in notes.drain(..) {
             self.on_note(id, note);
         }
-        // The outboxes go back empty, so the next step writes without allocating.
+        // The emptied Vec goes back, so the next step notes without allocating.
         if let Some(node) = self.nodes.get_mut(&id) {
-            if node.raft.msgs.is_empty() {
-                node.raft.msgs = msgs;
-            }
             if node.raft.notes.is_empty() {
                 node.raft.notes = notes;
             }
@@ -1239,6 +1244,12 @@ impl Sim {
 }
 
 /// The checker's view of node `id`: None until its process started.
+/// Queues `due` at `at`, after everything already queued for that time (`seq` numbers them).
+fn enqueue(queue: &mut BinaryHeap<Scheduled>, seq: &mut u64, at: u64, due: Due) {
+    *seq += 1;
+    queue.push(Scheduled { at, seq: *seq, due });
+}
+
 fn observed(nodes: &BTreeMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_>> {
     nodes
         .get(&id)
