@@ -597,10 +597,7 @@ impl Sim {
         }
         let msg = f.msg;
         let is_snapshot = msg.msg_type == MsgType::Snap;
-        if let Some(n) = self.nodes.get_mut(&to) {
-            n.raft.step(msg);
-        }
-        self.flush(to);
+        self.update_and_flush(to, |raft| raft.step(msg));
         if is_snapshot {
             self.report_snapshot(to, from, false);
         }
@@ -650,6 +647,12 @@ impl Sim {
 
     /// Sends what node `id` wrote to its outbox and words what it noted.
     pub(super) fn flush(&mut self, id: NodeId) {
+        self.update_and_flush(id, |_| {});
+    }
+
+    /// Runs `update` on node `id`'s raft state (if the node exists), then [`Sim::flush`]es
+    /// it, with one lookup of the node for both.
+    fn update_and_flush(&mut self, id: NodeId, update: impl FnOnce(&mut Raft)) {
         // One lookup of the node for its messages (this runs after every event): the outbox
         // is drained in place, with the fields it needs borrowed apart from the node map.
         let Sim {
@@ -665,6 +668,7 @@ impl Sim {
         let Some(node) = nodes.get_mut(&id) else {
             return;
         };
+        update(&mut node.raft);
         for m in node.raft.msgs.drain(..) {
             let latency = rng.range(opts.latency_min, opts.latency_max + 1);
             let lost = rng.chance(net.loss);
