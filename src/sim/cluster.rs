@@ -7,7 +7,7 @@
 //! options plus actions replay the same run anywhere.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::i18n::{Lang, Msg};
 use crate::raft::invariants::{Checker, Observed};
@@ -25,6 +25,9 @@ use super::{invariant_words, labels, words};
 
 mod lost;
 mod peek;
+mod queue;
+
+use queue::EventQueue;
 
 pub use peek::NextEvent;
 
@@ -107,36 +110,6 @@ enum Due {
     },
 }
 
-/// An event in the queue. Ordered for a min-heap by time, then by when it was scheduled:
-/// `seq` is unique, so what is due never decides the order (and is never compared).
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-struct Scheduled {
-    at: u64,
-    seq: u64,
-    due: Due,
-}
-
-impl PartialEq for Scheduled {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
-    }
-}
-
-impl Eq for Scheduled {}
-
-impl PartialOrd for Scheduled {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Scheduled {
-    /// Reversed, so that `BinaryHeap` pops the earliest.
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
-    }
-}
-
 /// Why a message never reached its receiver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Undelivered {
@@ -209,7 +182,7 @@ pub struct Sim {
     pub genesis: Config,
     /// The network and the messages in flight.
     pub net: Network,
-    queue: BinaryHeap<Scheduled>,
+    queue: EventQueue<Due>,
     seq: u64,
     rng: Rng,
     /// Recent events, oldest first (at most [`EVENT_CAP`]).
@@ -281,7 +254,7 @@ impl Sim {
             nodes: BTreeMap::new(),
             genesis,
             net: Network::default(),
-            queue: BinaryHeap::new(),
+            queue: EventQueue::default(),
             seq: 0,
             rng: rng.fork(0),
             events: VecDeque::new(),
@@ -471,19 +444,14 @@ impl Sim {
 
     /// The next event's time, if any.
     pub fn next_event_time(&self) -> Option<u64> {
-        self.queue.peek().map(|s| s.at)
+        self.queue.peek().map(|(at, _, _)| at)
     }
 
     // ---- running ---------------------------------------------------------------------------
 
     /// Processes every event due up to `t` (ms) and moves the clock to `t`.
     pub fn advance_to(&mut self, t: u64) {
-        while let Some(s) = self.queue.peek() {
-            if s.at > t {
-                break;
-            }
-            self.step_event();
-        }
+        while self.step_event_due_by(t) {}
         if t > self.now {
             self.now = t;
         }
@@ -496,7 +464,12 @@ impl Sim {
 
     /// Processes exactly the next event; returns false when nothing is scheduled.
     pub fn step_event(&mut self) -> bool {
-        let Some(Scheduled { at, due, .. }) = self.queue.pop() else {
+        self.step_event_due_by(u64::MAX)
+    }
+
+    /// Processes the next event if it is due at `by` (ms) or before; returns whether it did.
+    fn step_event_due_by(&mut self, by: u64) -> bool {
+        let Some((at, _, due)) = self.queue.pop_due_by(by) else {
             return false;
         };
         self.now = self.now.max(at);
@@ -1249,9 +1222,9 @@ impl Sim {
 
 /// The checker's view of node `id`: None until its process started.
 /// Queues `due` at `at`, after everything already queued for that time (`seq` numbers them).
-fn enqueue(queue: &mut BinaryHeap<Scheduled>, seq: &mut u64, at: u64, due: Due) {
+fn enqueue(queue: &mut EventQueue<Due>, seq: &mut u64, at: u64, due: Due) {
     *seq += 1;
-    queue.push(Scheduled { at, seq: *seq, due });
+    queue.push(at, *seq, due);
 }
 
 fn observed(nodes: &BTreeMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_>> {
