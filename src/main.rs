@@ -5,6 +5,25 @@ fn main() {
     raftlab::ui::start();
 }
 
+/// The benchmark entry of the page (tests/e2e/bench.mjs calls it as
+/// `wasmBindings.raftlab_run_text`): parses and runs a scenario to its end with nothing
+/// drawn, the same work as native `raftlab bench --scenario`, so wasm and native are compared
+/// on the simulation alone. Returns `{"time_ms", "fingerprint", "failures"}` as JSON, or
+/// `{"error"}` for a scenario that does not parse. It touches none of the app's state.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn raftlab_run_text(text: &str) -> String {
+    match raftlab::sim::player::run_text(text) {
+        Ok(r) => serde_json::json!({
+            "time_ms": r.time_ms,
+            "fingerprint": format!("{:016x}", r.fingerprint),
+            "failures": r.failures,
+        })
+        .to_string(),
+        Err(e) => serde_json::json!({ "error": e.to_string() }).to_string(),
+    }
+}
+
 /// Counts live and peak heap bytes so `raftlab bench` can report the memory a history really
 /// takes. Counting is switched on only for `bench`: two shared counters written on every
 /// allocation and free make every thread of `raftlab explore --jobs N` fight over one cache

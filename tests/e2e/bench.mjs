@@ -12,11 +12,14 @@
 //           long tasks, schedules per second in the worker, and the worker's files (fetched
 //           only when a search starts), raw and gzipped.
 //   sim     the same scenario (5 nodes, --writes writes to distinct keys, one a tick) run to
-//           its end by the app's wasm (the scenario tab's "run all") and by the native CLI
-//           (`raftlab run --json`, RAFTLAB_BIN or target/release/raftlab), --runs times each:
-//           simulated ticks per second of CPU time (the page's main thread, from DevTools'
-//           ThreadTime; the CLI's user + system time), the ratio, and both fingerprints (equal:
-//           the two ran the same thing). The wasm figure includes the one redraw at the end.
+//           its end, --runs times each way: in wasm by the page's benchmark entry (simulation
+//           alone, nothing drawn) and by the app's "run all" (simulation + one redraw of the
+//           scenario tab); natively by `raftlab bench --scenario` (in-process, the same work as
+//           the entry) and `raftlab run --json` (the whole process; RAFTLAB_BIN or
+//           target/release/raftlab). Simulated ticks per second of CPU time (the page's main
+//           thread, from DevTools' ThreadTime; the process's user + system time), the page
+//           work beyond the simulation, the ratios, and all fingerprints (equal: every run
+//           did the same thing).
 //
 //   node tests/e2e/bench.mjs [--part fps|writes|cold|sim|explore|all] [--seconds 10] [--throttle 1]
 //                            [--speed 1] [--minutes 5] [--keys distinct|one|both] [--runs 3]
@@ -299,13 +302,56 @@ async function coldPart() {
   }
 }
 
-// The same scenario through the app's wasm and through the native CLI.
+// The same scenario through the app's wasm and natively, four ways, so the ratio's parts show:
+// the simulation alone (the page's benchmark entry, nothing drawn; `raftlab bench --scenario`
+// in-process natively: both call sim::player::run_text) and the whole of what a person waits
+// for (the app's "run all", which includes redrawing the scenario's lines; `raftlab run --json`
+// as a process).
 async function simPart() {
   const lines = ['cluster 5 seed=3', 'await leader != none within 60'];
   for (let i = 0; i < writes; i++) lines.push(`propose k${i}=v${i}`, 'tick 1');
   const scenario = lines.join('\n') + '\n';
   const bin = process.env.RAFTLAB_BIN || fileURLToPath(new URL('../../target/release/raftlab', import.meta.url));
 
+  // The main thread's CPU time, ms (DevTools' ThreadTime; older Chromium lacks it: null).
+  const cpuClock = async (page) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' }).catch(() => cdp.send('Performance.enable'));
+    return async () => {
+      const t = (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value;
+      return t == null ? null : t * 1000;
+    };
+  };
+  const span = (a, b) => (a != null && b != null ? b - a : null);
+
+  // The simulation alone, in `runs` fresh pages, the entry called twice in each: the first
+  // call ("cold") also pays for the wasm tiering up from V8's baseline compiler, as the app's
+  // "run all" in a fresh page does; the second ("warm") runs the optimised code.
+  const cold = [];
+  const warm = [];
+  for (let r = 0; r < runs; r++) {
+    const app = await openWithProbes('?paused=1');
+    const { page } = app;
+    try {
+      const cpu = await cpuClock(page);
+      for (const into of [cold, warm]) {
+        const before = await cpu();
+        const out = await page.evaluate((text) => {
+          const t0 = performance.now();
+          const json = window.wasmBindings.raftlab_run_text(text);
+          return { wall: performance.now() - t0, ...JSON.parse(json) };
+        }, scenario);
+        const after = await cpu();
+        if (out.error) throw new Error(`benchmark entry: ${out.error}`);
+        into.push({ ticks: out.time_ms / 100, wall: out.wall, cpu: span(before, after), fingerprint: out.fingerprint });
+      }
+      await app.assertNoErrors();
+    } finally {
+      await app.close();
+    }
+  }
+
+  // The app's "run all": the simulation, then one redraw of the scenario tab (its lines too).
   const wasm = [];
   for (let r = 0; r < runs; r++) {
     const app = await openWithProbes('?paused=1');
@@ -319,11 +365,8 @@ async function simPart() {
         area.dispatchEvent(new Event('input', { bubbles: true }));
       }, scenario);
       await page.click('button[aria-label="load pasted scenario"]');
-      const cdp = await page.context().newCDPSession(page);
-      // threadTicks: the metrics' clock is the thread's CPU time; older Chromium lacks it.
-      await cdp.send('Performance.enable', { timeDomain: 'threadTicks' }).catch(() => cdp.send('Performance.enable'));
-      const thread = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value;
-      const before = await thread();
+      const cpu = await cpuClock(page);
+      const before = await cpu();
       const wall = await page.evaluate(async () => {
         const t0 = performance.now();
         document.querySelector('button[aria-label="run all lines"]').click();
@@ -333,11 +376,10 @@ async function simPart() {
         });
         return performance.now() - t0;
       });
-      const after = await thread();
+      const after = await cpu();
       const now = Number(await page.getAttribute('[data-now]', 'data-now'));
       const fingerprint = await page.getAttribute('[data-fingerprint]', 'data-fingerprint');
-      const cpu = before != null && after != null ? (after - before) * 1000 : null;
-      wasm.push({ ticks: now / 100, wall, cpu, fingerprint });
+      wasm.push({ ticks: now / 100, wall, cpu: span(before, after), fingerprint });
       await app.assertNoErrors();
     } finally {
       await app.close();
@@ -345,6 +387,7 @@ async function simPart() {
   }
 
   const native = [];
+  const nativeAlone = [];
   if (existsSync(bin)) {
     const file = join(mkdtempSync(join(tmpdir(), 'raftlab-bench-')), 'sim.scn');
     writeFileSync(file, scenario);
@@ -364,29 +407,49 @@ async function simPart() {
       }
       native.push({ ticks: json.time_ms / 100, wall, cpu, fingerprint: json.fingerprint });
     }
+    const out = spawnSync(bin, ['bench', '--scenario', file, '--runs', String(runs)], { encoding: 'utf8' });
+    if (out.status !== 0) throw new Error(`${bin} bench --scenario failed: ${out.stderr}`);
+    for (const m of out.stdout.matchAll(/(\d+) ticks, cpu ([\d.]+|unknown) ms, wall ([\d.]+) ms, \d+ failed lines, fingerprint (\w+)/g)) {
+      nativeAlone.push({ ticks: Number(m[1]), cpu: m[2] === 'unknown' ? null : Number(m[2]), wall: Number(m[3]), fingerprint: m[4] });
+    }
   }
 
   const med = (xs) => quantile(xs, 0.5);
   const rateOf = (rs, k) => med(rs.map((r) => (r.ticks * 1000) / r[k]));
   const describe = (rs, k) => rs.map((r) => f1(r[k])).join(', ');
-  console.log(`sim:     scenario: 5 nodes, ${writes} writes to distinct keys, one a tick (${lines.length} lines)`);
-  const w = wasm.filter((r) => r.cpu != null);
-  console.log(
-    `sim:     wasm (app, run all): ${f1(wasm[0].ticks)} ticks; wall ${describe(wasm, 'wall')} ms${w.length ? `, main-thread CPU ${describe(w, 'cpu')} ms` : ''}; median ${f1(rateOf(wasm, 'wall'))} ticks/s wall${w.length ? `, ${f1(rateOf(w, 'cpu'))} ticks/s CPU` : ''}`,
-  );
+  const row = (label, rs) => {
+    const c = rs.filter((r) => r.cpu != null);
+    console.log(
+      `sim:     ${label}: ${f1(rs[0].ticks)} ticks; wall ${describe(rs, 'wall')} ms${c.length ? `, CPU ${describe(c, 'cpu')} ms` : ''}; median ${f1(rateOf(rs, 'wall'))} ticks/s wall${c.length ? `, ${f1(rateOf(c, 'cpu'))} ticks/s CPU` : ''}`,
+    );
+  };
+  // CPU time where both sides know it, else wall time.
+  const ratio = (slow, fast) => {
+    const [s, f] = [slow.filter((r) => r.cpu != null), fast.filter((r) => r.cpu != null)];
+    return s.length && f.length ? `${(rateOf(f, 'cpu') / rateOf(s, 'cpu')).toFixed(2)}x (CPU)` : `${(rateOf(fast, 'wall') / rateOf(slow, 'wall')).toFixed(2)}x (wall)`;
+  };
+  console.log(`sim:     scenario: 5 nodes, ${writes} writes to distinct keys, one a tick (${lines.length} lines); ${runs} runs each`);
+  row('wasm, simulation alone, cold (page entry raftlab_run_text, nothing drawn, first call in a fresh page)', cold);
+  row('wasm, simulation alone, warm (the same entry called again in the same page)', warm);
+  row(`wasm, the app's "run all" (simulation + redraw of the ${lines.length}-line script), fresh pages`, wasm);
+  const ac = cold.filter((r) => r.cpu != null);
+  const wc = wasm.filter((r) => r.cpu != null);
+  if (ac.length && wc.length) {
+    const page = med(wc.map((r) => r.cpu)) - med(ac.map((r) => r.cpu));
+    console.log(`sim:     page work in "run all" beyond the simulation (median CPU, run all minus cold entry): ${f1(page)} ms`);
+  }
   if (native.length === 0) {
     console.log(`sim:     native: no binary at ${bin} (cargo build --release, or set RAFTLAB_BIN)`);
     return;
   }
-  const n = native.filter((r) => r.cpu != null);
+  row('native, simulation alone (raftlab bench --scenario, in-process)', nativeAlone);
+  row('native, raftlab run --json (whole process)', native);
+  const prints = [...cold, ...warm, ...wasm, ...nativeAlone].map((r) => r.fingerprint);
+  const same = prints.every((f) => f === native[0].fingerprint);
   console.log(
-    `sim:     native (raftlab run --json): ${f1(native[0].ticks)} ticks; wall ${describe(native, 'wall')} ms${n.length ? `, CPU ${describe(n, 'cpu')} ms` : ''}; median ${f1(rateOf(native, 'wall'))} ticks/s wall${n.length ? `, ${f1(rateOf(n, 'cpu'))} ticks/s CPU` : ''}`,
+    `sim:     wasm / native, simulation alone: cold ${ratio(cold, nativeAlone)}, warm ${ratio(warm, nativeAlone)}; app's run all / CLI process: ${ratio(wasm, native)}`,
   );
-  const same = wasm.every((r) => r.fingerprint === native[0].fingerprint);
-  const byCpu = w.length && n.length ? `${(rateOf(n, 'cpu') / rateOf(w, 'cpu')).toFixed(2)}x by CPU time, ` : '';
-  console.log(
-    `sim:     wasm is ${byCpu}${(rateOf(native, 'wall') / rateOf(wasm, 'wall')).toFixed(2)}x by wall time slower than native; fingerprints ${same ? `equal (${native[0].fingerprint})` : `DIFFER: wasm ${wasm.map((r) => r.fingerprint).join(', ')} native ${native[0].fingerprint}`}`,
-  );
+  console.log(`sim:     fingerprints ${same ? `equal (${native[0].fingerprint})` : `DIFFER: ${prints.join(', ')} vs native ${native[0].fingerprint}`}`);
 }
 
 // Frames for `seconds` of wall time: intervals, per-frame work (data-frame-ms), long tasks.
