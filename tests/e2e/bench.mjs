@@ -1,7 +1,10 @@
 // UI benchmarks in headless Chromium (figures, not assertions). Parts:
 //   fps     9 nodes, ~200-entry logs, steady client traffic, playing at --speed: fps, frame
 //           intervals, per-frame work (simulation + view + DOM patch, as the app measures it in
-//           data-frame-ms), long tasks, main-thread time per frame.
+//           data-frame-ms), long tasks, main-thread time per frame; first the ceiling: a blank
+//           page that only runs requestAnimationFrame in the same browser, so the app's fps is
+//           read against what headless Chromium on this machine delivers at all. --trace adds a
+//           DevTools trace of the sampled seconds: main-thread self time per frame by event.
 //   writes  5 nodes playing at 20x with a write per model-second for --minutes model-minutes,
 //           to distinct keys and to one key: fps, frame work p50/p95, long tasks, and the wasm
 //           memory (and JS heap) at the end. The issue's figure is --minutes 61.
@@ -23,7 +26,7 @@
 //
 //   node tests/e2e/bench.mjs [--part fps|writes|cold|sim|explore|all] [--seconds 10] [--throttle 1]
 //                            [--speed 1] [--minutes 5] [--keys distinct|one|both] [--runs 3]
-//                            [--writes 5000] [--url URL]
+//                            [--writes 5000] [--trace] [--url URL]
 //
 // The app must be served (scripts/serve.sh, or node tests/e2e/serve.mjs dist PORT); RAFTLAB_URL
 // or --url says where. --throttle N slows the CPU N times (Chrome DevTools emulation).
@@ -48,6 +51,7 @@ const minutes = Number(opt('minutes', '5'));
 const keys = opt('keys', 'both');
 const runs = Number(opt('runs', '3'));
 const writes = Number(opt('writes', '5000'));
+const trace = args.includes('--trace');
 // (harness.mjs reads RAFTLAB_URL when imported, before --url could set it)
 const BASE = opt('url', APP_URL);
 const at = (path) => new URL(path, BASE).href;
@@ -84,12 +88,81 @@ const memoryNow = (page) =>
   }));
 const mb = (b) => (b == null ? 'unknown' : `${f1(b / 1e6)} MB`);
 
+// Frame intervals by how many display refreshes (16.7 ms at 60 Hz) they span: "1" is a frame
+// on time, "2" one refresh missed, and so on.
+function intervalWords(intervals) {
+  const buckets = [
+    ['1 (<= 20 ms)', (x) => x <= 20],
+    ['2 (20-36)', (x) => x > 20 && x <= 36],
+    ['3 (36-52)', (x) => x > 36 && x <= 52],
+    ['4+ (> 52)', (x) => x > 52],
+  ];
+  return buckets.map(([name, inside]) => `${name}: ${intervals.filter(inside).length}`).join(', ');
+}
+
+// The pacing ceiling of this browser on this machine: a blank page whose only work is a
+// requestAnimationFrame loop, sampled exactly as the app's frames are.
+async function ceilingFrames(seconds) {
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.setContent('<!doctype html><title>rAF only</title><p>rAF only</p>');
+    return await page.evaluate(async (seconds) => {
+      const intervals = [];
+      const t0 = performance.now();
+      let last = t0;
+      await new Promise((done) => {
+        function frame(t) {
+          intervals.push(t - last);
+          last = t;
+          if (t - t0 < seconds * 1000) requestAnimationFrame(frame);
+          else done();
+        }
+        requestAnimationFrame(frame);
+      });
+      return { intervals, wallMs: performance.now() - t0 };
+    }, seconds);
+  } finally {
+    await browser.close();
+  }
+}
+
+// Main-thread self time by trace event name (DevTools timeline categories), per frame: where
+// a frame's time goes outside the app's own measurement (style, layout, paint, GC, timers).
+function traceSummary(buffer, frames) {
+  const events = JSON.parse(buffer.toString('utf8'));
+  const list = Array.isArray(events) ? events : events.traceEvents;
+  const main = list.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!main) return 'no renderer main thread in the trace';
+  const xs = list
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur != null)
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const self = new Map();
+  const stack = [];
+  for (const e of xs) {
+    while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= e.ts) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - e.dur);
+    self.set(e.name, (self.get(e.name) ?? 0) + e.dur);
+    stack.push(e);
+  }
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 14);
+  return `busy ${f1(total / 1000 / frames)} ms per frame; self time per frame (ms): ${top.map(([n, d]) => `${n} ${(d / 1000 / frames).toFixed(2)}`).join(', ')}`;
+}
+
 async function fpsPart() {
   // A scenario that builds 200-entry logs on 9 nodes.
   const lines = ['cluster 9 seed=7', 'await leader != none within 60'];
   for (let i = 1; i <= 200; i++) lines.push(`propose k${i % 20}=${i}`);
   lines.push('tick 30');
   const scenario = lines.join('\n') + '\n';
+
+  const ceiling = await ceilingFrames(seconds);
+  console.log(
+    `fps:     ceiling (blank page, rAF only, same browser flags): ${f1((ceiling.intervals.length * 1000) / ceiling.wallMs)} fps · frame interval p50 ${f1(quantile(ceiling.intervals, 0.5))} ms, p95 ${f1(quantile(ceiling.intervals, 0.95))} ms · in refreshes: ${intervalWords(ceiling.intervals)}`,
+  );
 
   const app = await openWithProbes('?paused=1');
   const { page } = app;
@@ -112,6 +185,9 @@ async function fpsPart() {
     const metrics = async () => Object.fromEntries((await cdpm.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
     const m0 = await metrics();
     await page.click('.toolbar button[data-playing="false"]');
+    if (trace) {
+      await app.browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline'] });
+    }
 
     const result = await page.evaluate(async (seconds) => {
       // Steady traffic: a write every 250 ms of wall time.
@@ -147,6 +223,7 @@ async function fpsPart() {
       };
     }, seconds);
     const m1 = await metrics();
+    const traced = trace ? await app.browser.stopTracing() : null;
     const frames = result.intervals.length;
     const busy = (k) => `${k.replace('Duration', '')} ${f1(((m1[k] - m0[k]) * 1000) / frames)}`;
     const perFrame = ['ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'TaskDuration'].map(busy).join(', ');
@@ -156,12 +233,14 @@ async function fpsPart() {
     console.log(
       `fps:     ${f1((frames * 1000) / result.wallMs)} (${frames} frames) · frame interval p50 ${f1(quantile(result.intervals, 0.5))} ms, p95 ${f1(quantile(result.intervals, 0.95))} ms`,
     );
+    console.log(`fps:     frame intervals in display refreshes: ${intervalWords(result.intervals)}`);
     console.log(
       `fps:     per-frame work (sim + view + DOM) p50 ${f1(quantile(result.work, 0.5))} ms, p95 ${f1(quantile(result.work, 0.95))} ms, max ${f1(Math.max(...result.work))} ms`,
     );
     console.log(`fps:     ${longTaskWords(result.longTasks)}`);
     console.log(`fps:     simulated ${f1(result.simMs / 1000)} s in ${f1(result.wallMs / 1000)} s of wall time; highest term ${result.maxTerm}`);
     console.log(`fps:     main-thread time per frame (ms): ${perFrame}`);
+    if (traced) console.log(`fps:     traced (tracing costs a little): ${traceSummary(traced, frames)}`);
     await app.assertNoErrors();
   } finally {
     await app.close();
