@@ -2,6 +2,7 @@
 //! compare presets in both runs, explore's determinism across threads, its shrinking, and the
 //! counterexamples it reports for the unsafe settings (replayed with the scenario player).
 
+use raftlab::i18n::Lang;
 use raftlab::sim::compare::{compare, CompareRun, Variant};
 use raftlab::sim::explore::{Explorer, HitKind};
 use raftlab::sim::player::Player;
@@ -363,7 +364,11 @@ fn figure_8_counterexample_with_unsafe_commit_replays() {
     let (steps, hit) = ex.run_index(560);
     let hit = hit.expect("schedule 560 breaks Figure 8's rule");
     assert_eq!(hit.kind, HitKind::Invariant);
-    assert!(hit.detail.contains("leader completeness"), "{}", hit.detail);
+    assert!(
+        hit.detail.to_string().contains("leader completeness"),
+        "{}",
+        hit.detail
+    );
     let (shrunk, hit2, _) = ex.shrink(&steps, &hit);
     assert_eq!(hit2.kind, HitKind::Invariant);
     let f = raftlab::sim::explore::Found {
@@ -374,7 +379,18 @@ fn figure_8_counterexample_with_unsafe_commit_replays() {
         replays: 0,
     };
     let scn = ex.to_scn(&f);
-    let mut p = Player::new(Script::parse(&scn).unwrap());
+    // Narrated in each language, as a lesson is: the Chinese line words the finding (the
+    // invariant's name included) in Chinese, from the same values.
+    let script = Script::parse(&scn).unwrap();
+    let said = script
+        .lines
+        .iter()
+        .rev()
+        .find_map(|l| l.narration(Lang::Zh))
+        .expect("the counterexample's narration");
+    assert!(said.contains("领导者完整性"), "{said}");
+    assert!(scn.contains("# title.zh: 反例："), "{scn}");
+    let mut p = Player::new(script);
     p.run_all();
     let sim = p.timeline().unwrap().sim();
     assert!(!sim.violations.is_empty(), "{scn}");

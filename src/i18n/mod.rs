@@ -40,6 +40,15 @@ impl Lang {
         }
     }
 
+    /// How a scenario marks a line in this language (`say.zh`, `# title.zh:`): nothing for
+    /// English, the unmarked default.
+    pub fn scn_suffix(self) -> &'static str {
+        match self {
+            Lang::En => "",
+            Lang::Zh => ".zh",
+        }
+    }
+
     /// The language's own name, for the switch ("English", "简体中文").
     pub fn native_name(self) -> &'static str {
         match self {

@@ -54,6 +54,16 @@ impl Msg {
         self
     }
 
+    /// The catalog key this message is worded from; None for verbatim text. Code that sorts
+    /// events by what they say matches on this, never on the worded text, so it holds in
+    /// every language and whatever values (keys, labels, reasons) the sentence carries.
+    pub fn key(&self) -> Option<&str> {
+        match self {
+            Msg::Key { key, .. } => Some(key),
+            Msg::Verbatim(_) => None,
+        }
+    }
+
     /// The sentence in `lang`.
     pub fn render(&self, lang: Lang) -> String {
         match self {

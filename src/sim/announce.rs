@@ -27,22 +27,30 @@ pub struct Announcer {
     last_at: Option<f64>,
 }
 
-/// How much an event matters to someone listening (None: not announced).
+/// How much an event matters to someone listening (None: not announced). Sorted by the
+/// event's catalog key, so a key or value that happens to read "lost" or "committed" does
+/// not change its rank.
 fn rank(e: &Event) -> Option<u8> {
-    let t = e.text();
-    match e.kind {
-        EventKind::Invariant => Some(0),
-        EventKind::Leader if t.contains("became leader") || t.contains("stepped down") => Some(1),
-        EventKind::Leader => Some(3),
-        EventKind::Election if t.contains("campaigns for term") => Some(2),
-        EventKind::Client | EventKind::Read
-            if t.contains("rejected") || t.contains(" lost") || t.contains("refused") =>
-        {
-            Some(1)
-        }
-        EventKind::Client if t.contains("committed") => Some(2),
-        EventKind::Membership => Some(2),
-        EventKind::Fault => Some(3),
+    let key = e.msg.key().unwrap_or("");
+    match (e.kind, key) {
+        (EventKind::Invariant, _) => Some(0),
+        (
+            EventKind::Leader,
+            "ev.became_leader"
+            | "ev.stepdown_checkquorum"
+            | "ev.stepdown_higher_term"
+            | "ev.stepdown_removed",
+        ) => Some(1),
+        (EventKind::Leader, _) => Some(3),
+        (EventKind::Election, "ev.campaign" | "ev.transfer_campaign") => Some(2),
+        // A write or read the cluster refused, lost or gave up on: what a client would see.
+        (
+            EventKind::Client | EventKind::Read,
+            "ev.rejected_etcd" | "ev.req_lost" | "ev.timed_out",
+        ) => Some(1),
+        (EventKind::Client, "ev.committed" | "ev.timed_out_committed_later") => Some(2),
+        (EventKind::Membership, _) => Some(2),
+        (EventKind::Fault, _) => Some(3),
         _ => None,
     }
 }
@@ -183,6 +191,53 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("committed"), "{text}");
+    }
+
+    /// A write to a key named "lost" that commits is a commit, not a loss: ranks come from
+    /// the event's catalog key, not from words that happen to be in its text.
+    #[test]
+    fn a_commit_is_ranked_as_a_commit_whatever_its_key_is_called() {
+        let mut sim = Sim::new(3, Options::default());
+        elected(&mut sim);
+        let mut a = Announcer::new(&sim);
+        sim.apply(&Action::Propose {
+            key: "lost".into(),
+            value: "refused".into(),
+            via: None,
+        })
+        .unwrap();
+        sim.tick(20);
+        a.observe(&sim);
+        let ranks: Vec<u8> = a.pending.iter().map(|(r, _)| *r).collect();
+        assert_eq!(ranks, vec![2], "{:?}", a.pending);
+    }
+
+    /// A write the client gave up on (etcd's `context deadline exceeded`) is what a listener
+    /// most needs to hear, like a refusal.
+    #[test]
+    fn a_timed_out_write_is_announced_first() {
+        let mut sim = Sim::new(3, Options::default());
+        elected(&mut sim);
+        let l = sim.leader().unwrap();
+        for f in (1..=3).filter(|&n| n != l) {
+            sim.apply(&Action::Kill(f)).unwrap();
+        }
+        let mut a = Announcer::new(&sim);
+        sim.apply(&Action::Propose {
+            key: "k".into(),
+            value: "1".into(),
+            via: None,
+        })
+        .unwrap();
+        sim.tick(600);
+        a.observe(&sim);
+        let timed_out: Vec<u8> = a
+            .pending
+            .iter()
+            .filter(|(_, e)| e.msg.key() == Some("ev.timed_out"))
+            .map(|(r, _)| *r)
+            .collect();
+        assert_eq!(timed_out, vec![1], "{:?}", a.pending);
     }
 
     #[test]

@@ -26,11 +26,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::{Lang, Msg};
 use crate::raft::{NodeId, Rng, Role};
 
 use super::action::Action;
 use super::cluster::{Sim, Status, TICK_MS};
 use super::cond::{self, Cond};
+use super::decimal;
+use super::invariant_words;
 use super::oracle::Oracle;
 use super::player::Player;
 use super::scenario::{err, ParseError, Script, Stmt, Tok};
@@ -274,15 +277,20 @@ impl HitKind {
         Ok(out)
     }
 
-    /// A short name.
-    pub fn name(self) -> &'static str {
+    /// The catalog key of its short name.
+    pub fn key(self) -> &'static str {
         match self {
-            HitKind::Invariant => "invariant violation",
-            HitKind::Liveness => "liveness failure",
-            HitKind::LostWrite => "lost acknowledged write",
-            HitKind::WrongRead => "wrong read",
-            HitKind::Condition => "condition",
+            HitKind::Invariant => "ex.kind.invariant",
+            HitKind::Liveness => "ex.kind.liveness",
+            HitKind::LostWrite => "ex.kind.write",
+            HitKind::WrongRead => "ex.kind.read",
+            HitKind::Condition => "ex.kind.condition",
         }
+    }
+
+    /// A short name, in English (the CLI's and the JSON report's).
+    pub fn name(self) -> &'static str {
+        crate::i18n::text(Lang::En, self.key())
     }
 }
 
@@ -293,8 +301,8 @@ pub struct Hit {
     pub kind: HitKind,
     /// When it was seen (ms).
     pub time: u64,
-    /// In words.
-    pub detail: String,
+    /// In words, in any language (`to_string()` gives the English).
+    pub detail: Msg,
     /// A condition that fails at `time` exactly because of the hit (for the replay's
     /// final `expect`); None when no condition can say it.
     pub check: Option<String>,
@@ -605,15 +613,24 @@ impl Explorer {
     /// it. `raftlab run` on it exits 1 on that line: the failure is reproduced.
     pub fn to_scn(&self, found: &Found) -> String {
         let mut out = String::new();
-        out.push_str(&format!(
-            "# title: Counterexample: {}\n# description: Found by raftlab explore (seed {}, schedule {}), shrunk from {} to {} actions: {}\n",
-            found.hit.kind.name(),
-            self.spec.seed,
-            found.index,
-            found.original.len(),
-            found.shrunk.len(),
-            found.hit.detail
-        ));
+        let kind = Msg::new(found.hit.kind.key());
+        // The title, description and narration in each language the lab speaks, so the
+        // counterexample reads as a lesson does (`say.zh`, `# title.zh:`).
+        for lang in Lang::ALL {
+            let tag = lang.scn_suffix();
+            let title = Msg::new("ex.scn.title").arg("kind", kind.clone());
+            let description = Msg::new("ex.scn.description")
+                .arg("seed", self.spec.seed)
+                .arg("index", found.index)
+                .arg("from", found.original.len())
+                .arg("to", found.shrunk.len())
+                .arg("detail", found.hit.detail.clone());
+            out.push_str(&format!("# title{tag}: {}\n", title.render(lang)));
+            out.push_str(&format!(
+                "# description{tag}: {}\n",
+                description.render(lang)
+            ));
+        }
         for l in &self.prefix {
             out.push_str(l);
             out.push('\n');
@@ -623,11 +640,16 @@ impl Explorer {
             out.push_str(&format!("at {} {}\n", s.time, s.action.to_scn()));
         }
         out.push_str(&format!("at {}\n", found.hit.time));
-        out.push_str(&format!(
-            "say {}: {}\n",
-            capitalized(found.hit.kind.name()),
-            found.hit.detail
-        ));
+        for lang in Lang::ALL {
+            let said = Msg::new("ex.scn.say")
+                .arg("kind", kind.clone())
+                .arg("detail", found.hit.detail.clone());
+            out.push_str(&format!(
+                "say{} {}\n",
+                lang.scn_suffix(),
+                capitalized(&said.render(lang))
+            ));
+        }
         match &found.hit.check {
             Some(c) => out.push_str(&format!("expect {c}\n")),
             None => {
@@ -969,7 +991,15 @@ impl<'a> Run<'a> {
             return Some(Hit {
                 kind: HitKind::Invariant,
                 time: now,
-                detail: format!("{}: {} (after {})", v.invariant, v.detail, v.cause),
+                detail: Msg::new("ex.d.invariant")
+                    .arg("invariant", invariant_words::name(&v.invariant))
+                    .arg("detail", invariant_words::detail(&v.detail))
+                    .arg(
+                        "cause",
+                        v.cause_words
+                            .clone()
+                            .unwrap_or_else(|| Msg::verbatim(v.cause.as_str())),
+                    ),
                 check: Some(format!("violations = {}", self.ex.base_violations)),
             });
         }
@@ -979,7 +1009,9 @@ impl<'a> Run<'a> {
                 return Some(Hit {
                     kind: HitKind::Condition,
                     time: now,
-                    detail: format!("{} (actual {actual})", c.text),
+                    detail: Msg::new("ex.d.condition")
+                        .arg("cond", c.text.as_str())
+                        .arg("actual", actual),
                     check: Some(c.negated().text),
                 });
             }
@@ -1046,11 +1078,12 @@ impl<'a> Run<'a> {
         (sim.now - since >= limit).then(|| Hit {
             kind: HitKind::Liveness,
             time: sim.now,
-            detail: format!(
-                "no leader able to reach a quorum for {} election timeouts ({:.1} ticks) while a quorum of voters was running and connected",
-                self.ex.spec.liveness,
-                (sim.now - since) as f64 / TICK_MS as f64
-            ),
+            detail: Msg::new("ex.d.liveness")
+                .arg("timeouts", self.ex.spec.liveness)
+                .arg(
+                    "ticks",
+                    decimal::fixed((sim.now - since) as f64 / TICK_MS as f64, 1),
+                ),
             check: Some("leader != none".into()),
         })
     }
@@ -1202,7 +1235,11 @@ mod tests {
         };
         let h = run.check().expect("the invented value is caught");
         assert_eq!(h.kind, HitKind::WrongRead);
-        assert!(h.detail.contains("no client wrote"), "{}", h.detail);
+        assert!(
+            h.detail.to_string().contains("no client wrote"),
+            "{}",
+            h.detail
+        );
         assert_eq!(h.check.as_deref(), Some("read = v1"));
     }
 

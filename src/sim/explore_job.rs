@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::explore::{ExploreSpec, Explorer, Found, Hit, HitKind, Step};
+use crate::i18n::Msg;
 
 /// The page's request: search from this scenario text (all its lines, or those before its
 /// `explore` line) with these settings.
@@ -32,8 +33,8 @@ pub struct FoundSummary {
     pub index: u64,
     /// What failed.
     pub kind: HitKind,
-    /// The failure in words, as the checker or the condition reported it.
-    pub detail: String,
+    /// The failure in words, as the checker or the condition reported it, in any language.
+    pub detail: Msg,
     /// The condition the counterexample's last line negates, when one can state it.
     pub check: Option<String>,
     /// Actions in the schedule as drawn (up to the hit).
@@ -89,8 +90,8 @@ pub enum FromWorker {
         tried: u64,
         /// Milliseconds of searching.
         ms: f64,
-        /// The failure as first seen, in words.
-        detail: String,
+        /// The failure as first seen, in words, in any language.
+        detail: Msg,
     },
     /// A failure, shrunk, with the scenario that replays it.
     Found {
@@ -124,6 +125,8 @@ impl FromWorker {
     pub fn to_fields(&self) -> Vec<String> {
         let n = |x: u64| x.to_string();
         let f = |x: f64| format!("{x:.0}");
+        // A message crosses as its JSON (key and values), to be worded on the page.
+        let words = |m: &Msg| serde_json::to_string(m).unwrap_or_default();
         match self {
             FromWorker::Ready => vec!["ready".into()],
             FromWorker::Progress { tried, ms } => vec!["progress".into(), n(*tried), f(*ms)],
@@ -137,7 +140,7 @@ impl FromWorker {
                 n(*index),
                 n(*tried),
                 f(*ms),
-                detail.clone(),
+                words(detail),
             ],
             FromWorker::Found {
                 tried,
@@ -153,7 +156,7 @@ impl FromWorker {
                     n(found.index),
                     kind.to_string(),
                     found.original.to_string(),
-                    found.detail.clone(),
+                    words(&found.detail),
                     if found.check.is_some() { "1" } else { "0" }.into(),
                     found.check.clone().unwrap_or_default(),
                     scn.clone(),
@@ -180,6 +183,7 @@ impl FromWorker {
         let num = |i: usize| v.get(i)?.parse::<u64>().ok();
         let ms = |i: usize| v.get(i)?.parse::<f64>().ok();
         let text = |i: usize| v.get(i).cloned();
+        let words = |i: usize| serde_json::from_str::<Msg>(v.get(i)?).ok();
         Some(match v.first()?.as_str() {
             "ready" => FromWorker::Ready,
             "progress" => FromWorker::Progress {
@@ -190,7 +194,7 @@ impl FromWorker {
                 index: num(1)?,
                 tried: num(2)?,
                 ms: ms(3)?,
-                detail: text(4)?,
+                detail: words(4)?,
             },
             "found" => FromWorker::Found {
                 tried: num(1)?,
@@ -199,7 +203,7 @@ impl FromWorker {
                     index: num(3)?,
                     kind: *KINDS.get(num(4)? as usize)?,
                     original: num(5)? as usize,
-                    detail: text(6)?,
+                    detail: words(6)?,
                     check: (text(7)? == "1").then(|| text(8)).flatten(),
                     steps: v.get(10..)?.to_vec(),
                 },

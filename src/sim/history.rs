@@ -336,7 +336,8 @@ impl Timeline {
             let notable = matches!(
                 e.kind,
                 EventKind::Leader | EventKind::Fault | EventKind::Membership | EventKind::Invariant
-            ) || (e.kind == EventKind::Election && e.text().contains("campaigns"));
+            ) || (e.kind == EventKind::Election
+                && matches!(e.msg.key(), Some("ev.campaign" | "ev.transfer_campaign")));
             if notable {
                 self.markers.push(Marker {
                     time: e.time,

@@ -26,6 +26,7 @@ use std::fmt;
 
 use super::client::{Outcome, ReqKind};
 use super::cluster::{Sim, Status};
+use crate::i18n::Msg;
 use crate::raft::NodeId;
 
 /// An acknowledged write.
@@ -53,13 +54,13 @@ pub struct LostWrite {
     pub key: String,
     /// The acknowledged value.
     pub value: String,
-    /// In words.
-    pub detail: String,
+    /// In words, in any language (`Display` gives the English).
+    pub detail: Msg,
 }
 
 impl fmt::Display for LostWrite {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.detail)
+        self.detail.fmt(f)
     }
 }
 
@@ -72,13 +73,13 @@ pub struct WrongRead {
     pub key: String,
     /// The value it should have returned, when one is known.
     pub expected: Option<String>,
-    /// In words.
-    pub detail: String,
+    /// In words, in any language (`Display` gives the English).
+    pub detail: Msg,
 }
 
 impl fmt::Display for WrongRead {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.detail)
+        self.detail.fmt(f)
     }
 }
 
@@ -219,7 +220,14 @@ impl Oracle {
         let sole = written
             .filter(|w| w.len() == 1)
             .and_then(|w| w.iter().next().cloned());
-        let mut wrong = |expected: Option<String>, detail: String| {
+        // Every sentence names the read the same way.
+        let about = |k: &'static str| {
+            Msg::new(k)
+                .arg("id", id)
+                .arg("key", key.as_str())
+                .arg("via", via.as_str())
+        };
+        let mut wrong = |expected: Option<String>, detail: Msg| {
             self.wrong_reads.push(WrongRead {
                 req: id,
                 key: key.clone(),
@@ -228,28 +236,22 @@ impl Oracle {
             });
         };
         let Some(ri) = index else {
-            wrong(
-                sole,
-                format!("read #{id} of {key} via {via}: no read index"),
-            );
+            wrong(sole, about("ex.d.read_no_index"));
             return;
         };
         if ri < read.floor {
             wrong(
                 sole.clone(),
-                format!(
-                    "read #{id} of {key} via {via} served at read index {ri}, below index {} of a write acknowledged before it was issued",
-                    read.floor
-                ),
+                about("ex.d.read_below")
+                    .arg("ri", ri)
+                    .arg("floor", read.floor),
             );
         }
         if let Some(v) = value {
             if written.is_some_and(|w| !w.contains(v)) {
                 wrong(
                     sole.clone(),
-                    format!(
-                        "read #{id} of {key} via {via} at read index {ri} returned {v}, a value no client wrote to {key}"
-                    ),
+                    about("ex.d.read_unwritten").arg("ri", ri).arg("value", v),
                 );
                 return;
             }
@@ -261,13 +263,16 @@ impl Oracle {
             .filter(|w| w.index <= ri);
         if let Some(w) = expected {
             if value != Some(w.value.as_str()) {
-                let detail = format!(
-                    "read #{id} of {key} via {via} at read index {ri} returned {}, but {}={} was committed at index {}",
-                    value.unwrap_or("(none)"),
-                    w.key,
-                    w.value,
-                    w.index
-                );
+                let got = match value {
+                    Some(v) => Msg::verbatim(v),
+                    None => Msg::new("ex.d.none"),
+                };
+                let detail = about("ex.d.read_stale")
+                    .arg("ri", ri)
+                    .arg("got", got)
+                    .arg("wkey", w.key.as_str())
+                    .arg("wvalue", w.value.as_str())
+                    .arg("index", w.index);
                 let expected = Some(w.value.clone());
                 wrong(expected, detail);
             }
@@ -330,15 +335,19 @@ impl Oracle {
                     node: id,
                     key: w.key.clone(),
                     value: w.value.clone(),
-                    detail: format!(
-                        "n{id} applied up to {} without {}={}, acknowledged at index {} ({} = {})",
-                        n.raft.log.applied,
-                        w.key,
-                        w.value,
-                        w.index,
-                        w.key,
-                        has.map_or("nothing", |v| v.as_str())
-                    ),
+                    detail: Msg::new("ex.d.lost_write")
+                        .arg("id", id)
+                        .arg("applied", n.raft.log.applied)
+                        .arg("key", w.key.as_str())
+                        .arg("value", w.value.as_str())
+                        .arg("index", w.index)
+                        .arg(
+                            "has",
+                            match has {
+                                Some(v) => Msg::verbatim(v.as_str()),
+                                None => Msg::new("ex.d.nothing"),
+                            },
+                        ),
                 });
             }
         }

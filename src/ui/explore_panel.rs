@@ -68,7 +68,7 @@ pub enum Status {
         index: u64,
         tried: u64,
         ms: f64,
-        detail: String,
+        detail: Text,
     },
     Found {
         tried: u64,
@@ -263,7 +263,7 @@ fn status(v: &View) -> Html {
             index = index,
             tried = tried,
             seconds = secs(*ms),
-            detail = detail
+            detail = detail.render(l)
         ),
         Status::Found {
             tried, ms, found, ..
@@ -321,7 +321,7 @@ fn status(v: &View) -> Html {
                 .collect::<Html>();
             html! {
                 <div class="explore-hit" data-explore-hit={found.kind.name()}>
-                    <p class="verbatim" data-explore-detail="">{ found.detail.clone() }</p>
+                    <p class="verbatim" data-explore-detail="">{ found.detail.render(l) }</p>
                     <ol class="explore-steps">{ steps }</ol>
                     if let Some(c) = &found.check {
                         <p class="hint">{ tr!(l, "ui.explore.expect", check = c) }</p>

@@ -150,6 +150,25 @@ test('preset 26: the search finds the disruptive rejoin, and the hit loads as a 
   }
 });
 
+test('in Chinese, the finding and the counterexample it loads are worded in Chinese', { timeout: 180_000 }, () =>
+  withApp(
+    'explore-hit-zh',
+    async (app) => {
+      const { page } = app;
+      await openExplore(page);
+      await page.click('[data-explore-start]');
+      await page.waitForSelector('[data-explore-state="found"]', { timeout: 120_000 });
+      // The condition stays as written (scenario syntax); the sentence around it is Chinese.
+      assert.equal((await page.textContent('[data-explore-detail]')).trim(), 'disruptions >= 1（实际为 1）');
+      const scn = await page.textContent('[data-explore-scn]');
+      assert.match(scn, /\nsay\.zh 你给出的条件：disruptions >= 1（实际为 1）\n/);
+      await page.click('[data-explore-open]');
+      await page.waitForSelector('.script[data-scenario^="反例"]');
+      await app.screenshot('explore-hit-loaded-zh');
+    },
+    { path: '?preset=26-explore-disruptive-rejoin&lang=zh', viewport: { width: 1280, height: 720 } },
+  ));
+
 test('bad input gets a clear message, no search and no panic', { timeout: 120_000 }, () =>
   withApp(
     'explore-bad-input',

@@ -247,6 +247,31 @@ test('at 390x844 no control extends past the screen; the lesson bar stays at the
   ),
 );
 
+// The phone's lesson bar is fixed to the bottom and grows with the step's narration: scrolled
+// to the end, the page's last content (the event log) must sit above it, never under it.
+test('at 390x844 the lesson bar never covers the end of the page', { timeout: 90_000 }, () =>
+  withApp(
+    'phone-lesson-end',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-lesson-step="0"]');
+      for (let k = 0; k < 3; k++) {
+        const r = await page.evaluate(() => {
+          window.scrollTo(0, document.documentElement.scrollHeight);
+          const root = document.querySelector('.app');
+          const end = root.getBoundingClientRect().bottom - parseFloat(getComputedStyle(root).paddingBottom);
+          const dock = document.querySelector('.lesson-dock').getBoundingClientRect();
+          return { end: Math.round(end), dockTop: Math.round(dock.top), dockHeight: Math.round(dock.height) };
+        });
+        assert.ok(r.end <= r.dockTop, `step ${k}: the page's content ends at ${r.end}px, under the lesson bar from ${r.dockTop}px (${r.dockHeight}px tall)`);
+        await page.click(CONTINUE);
+        await waitStep(page, k + 1);
+      }
+    },
+    { path: '?preset=07-partition-then-add', viewport: { width: 390, height: 844 } },
+  ),
+);
+
 test('at 390x844 free play: no control cut off', { timeout: 60_000 }, () =>
   withApp(
     'phone-free',
@@ -261,6 +286,18 @@ test('at 390x844 free play: no control cut off', { timeout: 60_000 }, () =>
           .map(([el, r]) => `${(el.getAttribute('aria-label') || el.textContent).trim().slice(0, 30)} ${Math.round(r.left)}..${Math.round(r.right)}`),
       );
       assert.deepEqual(bad, []);
+      // Each node's two captions (name and role; whom it voted for) are enlarged on a phone:
+      // they must not run into each other. Text boxes include the font's ascent and descent,
+      // so boxes that touch (within 2px) read as two clear lines.
+      const captions = await page.evaluate(() =>
+        [...document.querySelectorAll('g.node')].map((g) => [
+          g.querySelector('text.nid').getBoundingClientRect().bottom,
+          g.querySelector('text.nvote').getBoundingClientRect().top,
+        ]),
+      );
+      for (const [nameBottom, voteTop] of captions) {
+        assert.ok(nameBottom <= voteTop + 2, `a node's vote line (top ${voteTop}) runs into its name (bottom ${nameBottom})`);
+      }
       await app.screenshot('phone-free-390x844');
     },
     { viewport: { width: 390, height: 844 } },
