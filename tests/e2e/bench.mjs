@@ -197,6 +197,25 @@ async function fpsPart() {
       const intervals = [];
       const work = [];
       const longBefore = window.__bench.longTasks.length;
+      // DOM mutation records by region: a figure the machine's load does not move.
+      const regions = [
+        ['messages', '.cluster .msgs'],
+        ['links', '.cluster .links'],
+        ['nodes', '.cluster .nodes'],
+        ['logs', '.logs'],
+        ['events', '.event-list'],
+        ['timeline', '.timeline'],
+        ['toolbar', '.toolbar'],
+      ];
+      const mutations = Object.fromEntries([...regions.map(([k]) => [k, 0]), ['other', 0]]);
+      const observer = new MutationObserver((ms) => {
+        for (const m of ms) {
+          const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+          const hit = regions.find(([, sel]) => el?.closest(sel));
+          mutations[hit ? hit[0] : 'other']++;
+        }
+      });
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
       const t0 = performance.now();
       const now0 = Number(state().dataset.now);
       let last = t0;
@@ -211,8 +230,10 @@ async function fpsPart() {
         requestAnimationFrame(frame);
       });
       clearInterval(traffic);
+      observer.disconnect();
       const elapsed = performance.now() - t0;
       return {
+        mutations,
         intervals,
         work,
         longTasks: window.__bench.longTasks.slice(longBefore),
@@ -240,6 +261,11 @@ async function fpsPart() {
     console.log(`fps:     ${longTaskWords(result.longTasks)}`);
     console.log(`fps:     simulated ${f1(result.simMs / 1000)} s in ${f1(result.wallMs / 1000)} s of wall time; highest term ${result.maxTerm}`);
     console.log(`fps:     main-thread time per frame (ms): ${perFrame}`);
+    // Per simulated second too: a slow frame rate coalesces moves, so per frame alone misleads.
+    const muts = Object.entries(result.mutations)
+      .map(([k, n]) => `${k} ${f1(n / frames)} (${f1((n * 1000) / Math.max(1, result.simMs))})`)
+      .join(', ');
+    console.log(`fps:     DOM mutation records per frame (per simulated second) by region: ${muts}`);
     if (traced) console.log(`fps:     traced (tracing costs a little): ${traceSummary(traced, frames)}`);
     await app.assertNoErrors();
   } finally {
