@@ -120,6 +120,55 @@ struct LeadMemo {
     conf_unapplied: Vec<u64>,
 }
 
+/// Ids below this have their memo in a slot of their own (scenarios name nodes up to
+/// n1000); larger ids, possible through the library, go to a map.
+const MEMO_SLOTS: u64 = 1024;
+
+/// The per-node memos. Every touched node's memo is looked up after every event: a slot per
+/// id makes that a bounds check rather than a tree search, so the lookup costs the same at 64
+/// nodes as at 5. Memos are never removed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct MemoTable {
+    /// Slot `id` holds node `id`'s memo, for ids below [`MEMO_SLOTS`].
+    slots: Vec<Option<Memo>>,
+    /// The memos of larger ids.
+    large: BTreeMap<NodeId, Memo>,
+}
+
+impl MemoTable {
+    fn get(&self, id: NodeId) -> Option<&Memo> {
+        if id < MEMO_SLOTS {
+            self.slots.get(id as usize).and_then(Option::as_ref)
+        } else {
+            self.large.get(&id)
+        }
+    }
+
+    fn get_mut(&mut self, id: NodeId) -> Option<&mut Memo> {
+        if id < MEMO_SLOTS {
+            self.slots.get_mut(id as usize).and_then(Option::as_mut)
+        } else {
+            self.large.get_mut(&id)
+        }
+    }
+
+    /// Node `id`'s memo, created empty if it had none; true if it was created.
+    fn entry(&mut self, id: NodeId) -> (bool, &mut Memo) {
+        if id >= MEMO_SLOTS {
+            return match self.large.entry(id) {
+                Entry::Occupied(e) => (false, e.into_mut()),
+                Entry::Vacant(e) => (true, e.insert(Memo::default())),
+            };
+        }
+        let i = id as usize;
+        if self.slots.len() <= i {
+            self.slots.resize_with(i + 1, || None);
+        }
+        let fresh = self.slots[i].is_none();
+        (fresh, self.slots[i].get_or_insert_with(Memo::default))
+    }
+}
+
 /// The invariant checker and its ghost state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Checker {
@@ -128,7 +177,7 @@ pub struct Checker {
     /// node → its lineage, where not 0.
     lineage: BTreeMap<NodeId, usize>,
     /// Per node memory.
-    memo: BTreeMap<NodeId, Memo>,
+    memo: MemoTable,
 }
 
 impl Default for Checker {
@@ -136,7 +185,7 @@ impl Default for Checker {
         Checker {
             ghosts: vec![Ghost::default()],
             lineage: BTreeMap::new(),
-            memo: BTreeMap::new(),
+            memo: MemoTable::default(),
         }
     }
 }
@@ -193,12 +242,12 @@ impl Checker {
     /// committed history so far stays evidence; from now on it is a new cluster whose terms,
     /// leaders and entries are not compared with the old members'.
     pub fn force_new_cluster(&mut self, id: NodeId) {
-        let commit = self.memo.get(&id).map_or(0, |m| m.commit);
+        let commit = self.memo.get(id).map_or(0, |m| m.commit);
         let old = self.lineage_of(id);
         let fork = self.ghosts[old].fork(commit);
         self.ghosts.push(fork);
         self.lineage.insert(id, self.ghosts.len() - 1);
-        if let Some(m) = self.memo.get_mut(&id) {
+        if let Some(m) = self.memo.get_mut(id) {
             m.tail = (0, 0);
             m.lead = None;
             m.quiet = None;
@@ -212,7 +261,7 @@ impl Checker {
             0 => self.lineage.remove(&id),
             l => self.lineage.insert(id, l),
         };
-        if let Some(m) = self.memo.get_mut(&id) {
+        if let Some(m) = self.memo.get_mut(id) {
             m.quiet = None;
         }
     }
@@ -281,10 +330,7 @@ impl Checker {
         let l = &r.log;
         let lineage = self.lineage_of(id);
         // One lookup: this runs after nearly every event, for every node it touched.
-        let (fresh, memo) = match self.memo.entry(id) {
-            Entry::Occupied(e) => (false, e.into_mut()),
-            Entry::Vacant(e) => (true, e.insert(Memo::default())),
-        };
+        let (fresh, memo) = self.memo.entry(id);
         // A node that looks as it did at its last clean check (the sender of a delivery, a
         // follower told only what it knew): checking it again would find nothing and change
         // nothing. Not for a tracker of unknown stamp (0), nor in the full check.

@@ -712,7 +712,9 @@ impl Raft {
                 }
                 self.pending_conf_index = self.log.last_index() + accepted.len() as u64 + 1;
             }
-            accepted.push(e.data.clone());
+            // The proposal's entry is usually this message's alone: its payload moves into
+            // the log instead of being copied.
+            accepted.push(Arc::try_unwrap(e).map_or_else(|e| e.data.clone(), |e| e.data));
         }
         if accepted.is_empty() {
             return;

@@ -409,8 +409,11 @@ impl ProgressTracker {
 
     /// The highest index a quorum has acknowledged (learners do not count).
     pub fn committed(&self) -> u64 {
-        self.config
-            .committed_index(&|id| self.progress.get(&id).map(|p| p.matched))
+        let half = |voters: &BTreeSet<NodeId>| {
+            let acked = self.progress.iter().map(|(id, p)| (*id, p.matched));
+            quorum::committed_index_merged(voters, acked)
+        };
+        half(&self.config.voters).min(half(&self.config.outgoing))
     }
 
     /// Records a vote and returns the campaign's outcome so far.

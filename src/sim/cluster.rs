@@ -7,7 +7,7 @@
 //! options plus actions replay the same run anywhere.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::i18n::{Lang, Msg};
 use crate::raft::invariants::{Checker, Observed};
@@ -25,6 +25,9 @@ use super::{invariant_words, labels, words};
 
 mod lost;
 mod peek;
+mod queue;
+
+use queue::EventQueue;
 
 pub use peek::NextEvent;
 
@@ -107,36 +110,6 @@ enum Due {
     },
 }
 
-/// An event in the queue. Ordered for a min-heap by time, then by when it was scheduled:
-/// `seq` is unique, so what is due never decides the order (and is never compared).
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-struct Scheduled {
-    at: u64,
-    seq: u64,
-    due: Due,
-}
-
-impl PartialEq for Scheduled {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
-    }
-}
-
-impl Eq for Scheduled {}
-
-impl PartialOrd for Scheduled {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Scheduled {
-    /// Reversed, so that `BinaryHeap` pops the earliest.
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
-    }
-}
-
 /// Why a message never reached its receiver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Undelivered {
@@ -209,7 +182,7 @@ pub struct Sim {
     pub genesis: Config,
     /// The network and the messages in flight.
     pub net: Network,
-    queue: BinaryHeap<Scheduled>,
+    queue: EventQueue<Due>,
     seq: u64,
     rng: Rng,
     /// Recent events, oldest first (at most [`EVENT_CAP`]).
@@ -281,7 +254,7 @@ impl Sim {
             nodes: BTreeMap::new(),
             genesis,
             net: Network::default(),
-            queue: BinaryHeap::new(),
+            queue: EventQueue::default(),
             seq: 0,
             rng: rng.fork(0),
             events: VecDeque::new(),
@@ -358,12 +331,7 @@ impl Sim {
     }
 
     fn schedule(&mut self, at: u64, due: Due) {
-        self.seq += 1;
-        self.queue.push(Scheduled {
-            at,
-            seq: self.seq,
-            due,
-        });
+        enqueue(&mut self.queue, &mut self.seq, at, due);
     }
 
     /// Schedules the request timeout of `req` at `at`.
@@ -446,8 +414,8 @@ impl Sim {
 
     fn note_reachability(&mut self) {
         let now = self.now;
-        for id in self.ids() {
-            if self.could_reach_quorum(id) {
+        for (id, reaches) in self.reachability() {
+            if reaches {
                 self.reachable_since.entry(id).or_insert(now);
             } else {
                 self.reachable_since.remove(&id);
@@ -476,19 +444,14 @@ impl Sim {
 
     /// The next event's time, if any.
     pub fn next_event_time(&self) -> Option<u64> {
-        self.queue.peek().map(|s| s.at)
+        self.queue.peek().map(|(at, _, _)| at)
     }
 
     // ---- running ---------------------------------------------------------------------------
 
     /// Processes every event due up to `t` (ms) and moves the clock to `t`.
     pub fn advance_to(&mut self, t: u64) {
-        while let Some(s) = self.queue.peek() {
-            if s.at > t {
-                break;
-            }
-            self.step_event();
-        }
+        while self.step_event_due_by(t) {}
         if t > self.now {
             self.now = t;
         }
@@ -501,7 +464,12 @@ impl Sim {
 
     /// Processes exactly the next event; returns false when nothing is scheduled.
     pub fn step_event(&mut self) -> bool {
-        let Some(Scheduled { at, due, .. }) = self.queue.pop() else {
+        self.step_event_due_by(u64::MAX)
+    }
+
+    /// Processes the next event if it is due at `by` (ms) or before; returns whether it did.
+    fn step_event_due_by(&mut self, by: u64) -> bool {
+        let Some((at, _, due)) = self.queue.pop_due_by(by) else {
             return false;
         };
         self.now = self.now.max(at);
@@ -602,10 +570,7 @@ impl Sim {
         }
         let msg = f.msg;
         let is_snapshot = msg.msg_type == MsgType::Snap;
-        if let Some(n) = self.nodes.get_mut(&to) {
-            n.raft.step(msg);
-        }
-        self.flush(to);
+        self.update_and_flush(to, |raft| raft.step(msg));
         if is_snapshot {
             self.report_snapshot(to, from, false);
         }
@@ -655,27 +620,44 @@ impl Sim {
 
     /// Sends what node `id` wrote to its outbox and words what it noted.
     pub(super) fn flush(&mut self, id: NodeId) {
-        let Some(node) = self.nodes.get_mut(&id) else {
+        self.update_and_flush(id, |_| {});
+    }
+
+    /// Runs `update` on node `id`'s raft state (if the node exists), then [`Sim::flush`]es
+    /// it, with one lookup of the node for both.
+    fn update_and_flush(&mut self, id: NodeId, update: impl FnOnce(&mut Raft)) {
+        // One lookup of the node for its messages (this runs after every event): the outbox
+        // is drained in place, with the fields it needs borrowed apart from the node map.
+        let Sim {
+            nodes,
+            rng,
+            net,
+            queue,
+            seq,
+            opts,
+            now,
+            ..
+        } = self;
+        let Some(node) = nodes.get_mut(&id) else {
             return;
         };
-        let mut msgs = std::mem::take(&mut node.raft.msgs);
-        let mut notes = std::mem::take(&mut node.raft.notes);
-        for m in msgs.drain(..) {
-            let latency = self
-                .rng
-                .range(self.opts.latency_min, self.opts.latency_max + 1);
-            let lost = self.rng.chance(self.net.loss);
-            let (mid, at) = self.net.send(m, self.now, latency, lost);
-            self.schedule(at, Due::Deliver { msg: mid });
+        update(&mut node.raft);
+        for m in node.raft.msgs.drain(..) {
+            let latency = rng.range(opts.latency_min, opts.latency_max + 1);
+            let lost = rng.chance(net.loss);
+            let (mid, at) = net.send(m, *now, latency, lost);
+            enqueue(queue, seq, at, Due::Deliver { msg: mid });
         }
+        if node.raft.notes.is_empty() {
+            return;
+        }
+        // Wording a note needs the whole simulator, so the notes are taken out first.
+        let mut notes = std::mem::take(&mut node.raft.notes);
         for note in notes.drain(..) {
             self.on_note(id, note);
         }
-        // The outboxes go back empty, so the next step writes without allocating.
+        // The emptied Vec goes back, so the next step notes without allocating.
         if let Some(node) = self.nodes.get_mut(&id) {
-            if node.raft.msgs.is_empty() {
-                node.raft.msgs = msgs;
-            }
             if node.raft.notes.is_empty() {
                 node.raft.notes = notes;
             }
@@ -1239,6 +1221,12 @@ impl Sim {
 }
 
 /// The checker's view of node `id`: None until its process started.
+/// Queues `due` at `at`, after everything already queued for that time (`seq` numbers them).
+fn enqueue(queue: &mut EventQueue<Due>, seq: &mut u64, at: u64, due: Due) {
+    *seq += 1;
+    queue.push(at, *seq, due);
+}
+
 fn observed(nodes: &BTreeMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_>> {
     nodes
         .get(&id)

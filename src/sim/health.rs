@@ -8,14 +8,15 @@
 //! [`Sim::quorum_status`] is the one place that counts voters per half of a (possibly
 //! joint) configuration: the UI, the CLI and the scenario conditions all read it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
 use crate::raft::quorum::quorum_size;
-use crate::raft::{NodeId, ServerView};
+use crate::raft::{Config, NodeId, ServerView};
 
 use super::cluster::{Sim, Status};
+use super::network::Network;
 
 /// etcd's HealthInterval: how long a peer must have been connected to count as healthy, ms.
 pub const HEALTH_INTERVAL_MS: u64 = 5000;
@@ -49,6 +50,33 @@ pub struct QuorumStatus {
     pub has_quorum: bool,
 }
 
+/// Whether `links` holds exactly the pairs of `running` members (sorted) that `net` connects:
+/// then bringing it up to date would change nothing. One pass in key order, no lookups, so
+/// the check after a write costs little even at 64 members.
+fn links_hold_exactly(
+    links: &BTreeMap<NodeId, BTreeMap<NodeId, u64>>,
+    running: &[NodeId],
+    net: &Network,
+) -> bool {
+    let mut held = links.iter();
+    let all_expected = running.iter().enumerate().all(|(i, a)| {
+        let mut want = running[i + 1..]
+            .iter()
+            .filter(|b| net.connected(*a, **b))
+            .peekable();
+        if want.peek().is_none() {
+            // No link expected from `a`: an entry for it (even an empty one) is a
+            // difference, found when the next key does not match.
+            return true;
+        }
+        match held.next() {
+            Some((k, to)) => k == a && to.keys().eq(want),
+            None => false,
+        }
+    });
+    all_expected && held.next().is_none()
+}
+
 impl Sim {
     /// The quorum of the configuration in force ([`Sim::config`]): voters per half, how many
     /// run, how many the leader reaches, and whether each half has its quorum.
@@ -78,6 +106,53 @@ impl Sim {
         }
     }
 
+    /// [`Sim::could_reach_quorum`] of every node, in id order. It runs after every user
+    /// action: without a partition or a cut every two running members are connected, so a
+    /// running node reaches a quorum exactly when enough voters of each half run, counted
+    /// once per distinct configuration rather than once per node and voter.
+    pub(super) fn reachability(&self) -> Vec<(NodeId, bool)> {
+        if !(self.net.groups.is_empty() && self.net.cuts.is_empty()) {
+            return self
+                .nodes
+                .keys()
+                .map(|&id| (id, self.could_reach_quorum(id)))
+                .collect();
+        }
+        let running: Vec<NodeId> = self
+            .nodes
+            .iter()
+            .filter(|(_, n)| n.status == Status::Running)
+            .map(|(id, _)| *id)
+            .collect();
+        let half_ok = |voters: &BTreeSet<NodeId>| {
+            voters.is_empty()
+                || voters
+                    .iter()
+                    .filter(|v| running.binary_search(v).is_ok())
+                    .count()
+                    > voters.len() / 2
+        };
+        let mut last: Option<(&Config, bool)> = None;
+        self.nodes
+            .iter()
+            .map(|(&id, n)| {
+                if n.status != Status::Running {
+                    return (id, false);
+                }
+                let cfg = &n.raft.trk.config;
+                let reaches = match last {
+                    Some((c, r)) if c == cfg => r,
+                    _ => {
+                        let r = half_ok(&cfg.voters) && half_ok(&cfg.outgoing);
+                        last = Some((cfg, r));
+                        r
+                    }
+                };
+                (id, reaches)
+            })
+            .collect()
+    }
+
     /// Since when `a` and `b` have been connected without a break (both running, link up),
     /// ms; None when they are not connected now.
     pub fn connected_since(&self, a: NodeId, b: NodeId) -> Option<u64> {
@@ -97,6 +172,9 @@ impl Sim {
         // Updated in place (it runs after every user action, and most change no link):
         // links that broke go, links that stay keep their time, new links start now.
         let (net, now) = (&self.net, self.now);
+        if links_hold_exactly(&self.links, &running, net) {
+            return;
+        }
         let up = |a: &NodeId| running.binary_search(a).is_ok();
         self.links.retain(|a, to| {
             to.retain(|b, _| up(a) && up(b) && net.connected(*a, *b));
@@ -139,5 +217,106 @@ impl Sim {
             connected,
             healthy,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raft::Rng;
+    use crate::sim::{Action, Options};
+
+    /// The links record rebuilt from nothing: what `refresh_links` must hold (times aside).
+    fn rebuilt(sim: &Sim) -> BTreeMap<NodeId, BTreeSet<NodeId>> {
+        let running: Vec<NodeId> = sim
+            .ids()
+            .into_iter()
+            .filter(|i| sim.is_running(*i))
+            .collect();
+        let mut out: BTreeMap<NodeId, BTreeSet<NodeId>> = BTreeMap::new();
+        for (i, a) in running.iter().enumerate() {
+            for b in &running[i + 1..] {
+                if sim.net.connected(*a, *b) {
+                    out.entry(*a).or_default().insert(*b);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_quick_paths_after_an_action_agree_with_the_full_computations() {
+        let mut sim = Sim::new(5, Options::default());
+        let mut rng = Rng::new(11);
+        let mut next = 5;
+        for step in 0..400 {
+            let id = rng.range(1, next + 1);
+            let action = match rng.range(0, 10) {
+                0 => Action::Kill(id),
+                1 => Action::Restart(id),
+                2 => Action::Isolate(id),
+                3 => Action::Cut(id, rng.range(1, next + 1)),
+                4 => Action::Partition(vec![vec![1, 2], vec![3, id]]),
+                5 | 6 => Action::Heal,
+                7 => {
+                    next += 1;
+                    Action::MemberAdd {
+                        node: next,
+                        learner: false,
+                        misconfigured: false,
+                    }
+                }
+                8 => Action::Start(id),
+                _ => Action::Propose {
+                    key: format!("k{step}"),
+                    value: "v".into(),
+                    via: None,
+                },
+            };
+            let _ = sim.apply(&action);
+            sim.tick(1);
+            let _ = sim.apply(&Action::Loss(0));
+            let shape: BTreeMap<NodeId, BTreeSet<NodeId>> = sim
+                .links
+                .iter()
+                .map(|(a, to)| (*a, to.keys().copied().collect()))
+                .collect();
+            assert_eq!(shape, rebuilt(&sim), "links after {action:?}");
+            let full: Vec<(NodeId, bool)> = sim
+                .ids()
+                .into_iter()
+                .map(|i| (i, sim.could_reach_quorum(i)))
+                .collect();
+            assert_eq!(sim.reachability(), full, "reachability after {action:?}");
+        }
+    }
+
+    #[test]
+    fn links_hold_exactly_notices_every_kind_of_difference() {
+        let net = Network::default();
+        let running = [1, 2, 3];
+        let full: BTreeMap<NodeId, BTreeMap<NodeId, u64>> = [
+            (1, [(2, 0), (3, 5)].into_iter().collect()),
+            (2, [(3, 7)].into_iter().collect()),
+        ]
+        .into_iter()
+        .collect();
+        assert!(links_hold_exactly(&full, &running, &net));
+        let mut missing = full.clone();
+        missing.get_mut(&1).unwrap().remove(&3);
+        assert!(!links_hold_exactly(&missing, &running, &net));
+        let mut extra = full.clone();
+        extra.insert(3, [(4, 0)].into_iter().collect());
+        assert!(!links_hold_exactly(&extra, &running, &net));
+        let mut empty = full.clone();
+        empty.insert(3, BTreeMap::new());
+        assert!(!links_hold_exactly(&empty, &running, &net));
+        // A cut link must be gone.
+        let mut cut = Network::default();
+        cut.cut(1, 3);
+        assert!(!links_hold_exactly(&full, &running, &cut));
+        assert!(links_hold_exactly(&missing, &running, &cut));
+        // A member that stopped takes its links with it.
+        assert!(!links_hold_exactly(&full, &[1, 2], &net));
     }
 }

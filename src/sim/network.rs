@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::in_flight::InFlightMap;
 use crate::raft::{Message, NodeId};
 
 /// A message on its way.
@@ -34,9 +35,8 @@ pub struct Network {
     pub cuts: BTreeSet<(NodeId, NodeId)>,
     /// Percent of messages lost.
     pub loss: u32,
-    /// Messages in flight by id (boxed: a message is a few hundred bytes, and the map moves
-    /// its values around on every insert and remove).
-    pub in_flight: BTreeMap<u64, Box<InFlight>>,
+    /// Messages in flight by id.
+    pub in_flight: InFlightMap,
     /// The arrival time of the last message on each directed link (FIFO).
     pub link_tail: BTreeMap<(NodeId, NodeId), u64>,
     /// The next message id.
@@ -108,16 +108,13 @@ impl Network {
         *tail = at;
         let id = self.next_id;
         self.next_id += 1;
-        self.in_flight.insert(
+        self.in_flight.insert(InFlight {
             id,
-            Box::new(InFlight {
-                id,
-                msg,
-                sent_at: now,
-                deliver_at: at,
-                lost,
-            }),
-        );
+            msg,
+            sent_at: now,
+            deliver_at: at,
+            lost,
+        });
         (id, at)
     }
 }

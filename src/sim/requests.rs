@@ -318,13 +318,17 @@ impl Sim {
             self.serve_local_read(req, target, key);
             return Submitted::Done;
         }
-        let view = self.server_view(target);
+        // Only a membership change consults the server's view of its peers (built for it
+        // alone: for every write it would cost more than the write's own step).
+        let view = member.then(|| self.server_view(target));
         let raft = &mut self.nodes.get_mut(&target).expect("running").raft;
-        let res = match w {
-            Retry::Put { key, value } => raft.client_put(key, value, req),
-            Retry::Read { key } => raft.client_read_index(key, req),
-            Retry::Member { cc, .. } => raft.client_member_change(cc.clone(), req, &view),
-            Retry::LocalRead { .. } => unreachable!("answered above"),
+        let res = match (w, view) {
+            (Retry::Put { key, value }, _) => raft.client_put(key, value, req),
+            (Retry::Read { key }, _) => raft.client_read_index(key, req),
+            (Retry::Member { cc, .. }, view) => {
+                raft.client_member_change(cc.clone(), req, &view.unwrap_or_default())
+            }
+            (Retry::LocalRead { .. }, _) => unreachable!("answered above"),
         };
         self.flush(target);
         match res {

@@ -25,7 +25,8 @@ fn theme_class(t: Theme) -> &'static str {
     }
 }
 
-/// Hidden state for tests and benchmarks.
+/// Hidden state for tests and benchmarks. Built after the panels (see `render`), so
+/// `data-builds` counts this render's builds.
 fn status(v: &View) -> Html {
     let sim = v.sim;
     let running = v.running();
@@ -225,7 +226,6 @@ pub fn render(v: &View) -> Html {
     let link = v.link;
     html! {
         <div class={classes}>
-            { status(v) }
             { live(v) }
             if !ui.presenter {
                 { toolbar::render(v) }
@@ -257,6 +257,8 @@ pub fn render(v: &View) -> Html {
                 </aside>
             </main>
             if ui.help { { help::render(v) } }
+            // Last, so its build counts include the panels built in this very render.
+            { status(v) }
         </div>
     }
 }

@@ -77,3 +77,28 @@ test('the live region announces a new leader, and nodes are named by what they s
     assert.equal(await page.locator('svg.cluster').getAttribute('role'), 'group');
   }),
 );
+
+// The default theme follows the system: on a dark system it must be the dark theme exactly,
+// not a copy of it that drifts (the Start button once stayed white on light blue there).
+test('on a dark system the automatic theme is the dark theme, colour for colour', { timeout: 120_000 }, () =>
+  withApp('auto-dark', async (app) => {
+    const { page } = app;
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const colours = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('.app, .app *')].map((e) => {
+          const s = getComputedStyle(e);
+          const cls = (e.getAttribute('class') || '').replace(/\btheme-\w+/, '');
+          return `${e.tagName}.${cls}: ${s.color} ${s.backgroundColor} ${s.borderTopColor} ${s.fill} ${s.stroke}`;
+        }),
+      );
+    await page.waitForSelector('.app.theme-auto [data-lesson-step="0"]');
+    const auto = await colours();
+    await page.goto(new URL('?preset=01-election&theme=dark', page.url()).href);
+    await page.waitForSelector('.app.theme-dark [data-lesson-step="0"]');
+    const dark = await colours();
+    assert.equal(auto.length, dark.length, 'the same page');
+    const differ = auto.map((a, i) => [a, dark[i]]).filter(([a, d]) => a !== d);
+    assert.deepEqual(differ.slice(0, 5), [], `${differ.length} elements coloured differently (automatic vs dark)`);
+  }, { path: '?preset=01-election' }),
+);

@@ -448,3 +448,22 @@ fn an_unchanged_node_is_rechecked_only_after_a_violation() {
     a.term = 4;
     assert!(check(&mut c, [&a, &b], 1).is_empty());
 }
+
+#[test]
+fn the_memo_table_keeps_each_id_apart_in_slots_and_beyond() {
+    let mut t = MemoTable::default();
+    for id in [3, 0, MEMO_SLOTS - 1, MEMO_SLOTS, 1 << 40] {
+        assert!(t.get(id).is_none());
+        let (fresh, m) = t.entry(id);
+        assert!(fresh, "n{id} is new");
+        m.term = id + 1;
+    }
+    for id in [3, 0, MEMO_SLOTS - 1, MEMO_SLOTS, 1 << 40] {
+        let (fresh, m) = t.entry(id);
+        assert!(!fresh, "n{id} was seen");
+        assert_eq!(m.term, id + 1);
+        t.get_mut(id).unwrap().commit = 7;
+        assert_eq!(t.get(id).map(|m| (m.term, m.commit)), Some((id + 1, 7)));
+    }
+    assert!(t.get(4).is_none() && t.get(MEMO_SLOTS + 1).is_none());
+}

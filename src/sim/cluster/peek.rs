@@ -28,7 +28,7 @@ pub enum NextEvent<'a> {
 impl Sim {
     /// The next event [`Sim::step_event`] would process; None when nothing is scheduled.
     pub fn peek_event(&self) -> Option<NextEvent<'_>> {
-        let due = self.queue.peek()?.due;
+        let (_, _, due) = self.queue.peek()?;
         Some(match due {
             Due::Tick { node, epoch } => match self.nodes.get(&node) {
                 Some(n) if n.epoch == epoch && n.status == Status::Running => NextEvent::Tick(node),
@@ -46,7 +46,7 @@ impl Sim {
                 .net
                 .in_flight
                 .get(&msg)
-                .map_or(NextEvent::Void, |f| NextEvent::Delivery(f)),
+                .map_or(NextEvent::Void, NextEvent::Delivery),
         })
     }
 
