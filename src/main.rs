@@ -113,7 +113,10 @@ fn main() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().is_some_and(|a| a == "bench") {
+    // `bench --scenario` is compared with the browser's wasm, so it runs on the plain
+    // allocator, as `raftlab run` does: the counters would slow every allocation.
+    let scenario = args.iter().any(|a| a == "--scenario");
+    if args.first().is_some_and(|a| a == "bench") && !scenario {
         counting::switch_on();
         raftlab::sim::bench::set_heap_probe(raftlab::sim::bench::HeapProbe {
             live: counting::live,
