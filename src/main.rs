@@ -5,6 +5,27 @@ fn main() {
     raftlab::ui::start();
 }
 
+/// The benchmark entry of the page (tests/e2e/bench.mjs calls it as
+/// `wasmBindings.raftlab_run_text`): parses and runs a scenario to its end with nothing
+/// drawn, the same work as native `raftlab bench --scenario`, so wasm and native are compared
+/// on the simulation alone. Returns `{"time_ms", "fingerprint", "failures"}` as JSON, or
+/// `{"error"}` for a scenario that does not parse. It touches none of the app's state.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn raftlab_run_text(text: &str) -> String {
+    // Written by hand: serde_json's `Value` is not otherwise in the bundle.
+    match raftlab::sim::player::run_text(text) {
+        Ok(r) => format!(
+            "{{\"time_ms\":{},\"fingerprint\":\"{:016x}\",\"failures\":{}}}",
+            r.time_ms, r.fingerprint, r.failures
+        ),
+        Err(e) => format!(
+            "{{\"error\":{}}}",
+            serde_json::to_string(&e.to_string()).unwrap_or_else(|_| "\"?\"".into())
+        ),
+    }
+}
+
 /// Counts live and peak heap bytes so `raftlab bench` can report the memory a history really
 /// takes. Counting is switched on only for `bench`: two shared counters written on every
 /// allocation and free make every thread of `raftlab explore --jobs N` fight over one cache
@@ -92,7 +113,10 @@ fn main() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().is_some_and(|a| a == "bench") {
+    // `bench --scenario` is compared with the browser's wasm, so it runs on the plain
+    // allocator, as `raftlab run` does: the counters would slow every allocation.
+    let scenario = args.iter().any(|a| a == "--scenario");
+    if args.first().is_some_and(|a| a == "bench") && !scenario {
         counting::switch_on();
         raftlab::sim::bench::set_heap_probe(raftlab::sim::bench::HeapProbe {
             live: counting::live,

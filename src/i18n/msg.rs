@@ -79,6 +79,116 @@ impl Msg {
     }
 }
 
+/// A flat text form of messages, to cross from the explore worker to the page without a JSON
+/// reader in the page's bundle: `V<len>:<text>` for verbatim text, `K<len>:<key><n>:` and then
+/// each of the n values as `<len>:<name>` followed by `N<digits>;`, `V<len>:<text>` or `M`
+/// and a nested message. Lengths count bytes, so any text (colons, Chinese) goes through.
+impl Msg {
+    /// The message in the flat text form; [`Msg::decode`] reads it back equal.
+    pub fn encode(&self) -> String {
+        let mut out = String::new();
+        self.encode_into(&mut out);
+        out
+    }
+
+    fn encode_into(&self, out: &mut String) {
+        let sized = |out: &mut String, s: &str| {
+            out.push_str(&s.len().to_string());
+            out.push(':');
+            out.push_str(s);
+        };
+        match self {
+            Msg::Verbatim(t) => {
+                out.push('V');
+                sized(out, t);
+            }
+            Msg::Key { key, args } => {
+                out.push('K');
+                sized(out, key);
+                out.push_str(&args.len().to_string());
+                out.push(':');
+                for (name, value) in args {
+                    sized(out, name);
+                    match value {
+                        Arg::Num(n) => {
+                            out.push('N');
+                            out.push_str(&n.to_string());
+                            out.push(';');
+                        }
+                        Arg::Verbatim(t) => {
+                            out.push('V');
+                            sized(out, t);
+                        }
+                        Arg::Msg(m) => {
+                            out.push('M');
+                            m.encode_into(out);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads [`Msg::encode`]'s form; None for anything else (never panics on bad text).
+    pub fn decode(text: &str) -> Option<Msg> {
+        let mut rest = text;
+        let m = Msg::decode_from(&mut rest, 0)?;
+        rest.is_empty().then_some(m)
+    }
+
+    fn decode_from(rest: &mut &str, depth: usize) -> Option<Msg> {
+        // Nesting is shallow in practice; a bound keeps hostile text from exhausting the stack.
+        if depth > 32 {
+            return None;
+        }
+        let tag = take(rest, 1)?;
+        match tag {
+            "V" => Some(Msg::Verbatim(sized(rest)?.to_string())),
+            "K" => {
+                let key = sized(rest)?.to_string();
+                let n: usize = number(rest, ':')?;
+                let mut args = Vec::new();
+                for _ in 0..n {
+                    let name = sized(rest)?.to_string();
+                    let value = match take(rest, 1)? {
+                        "N" => Arg::Num(number(rest, ';')?),
+                        "V" => Arg::Verbatim(sized(rest)?.to_string()),
+                        "M" => Arg::Msg(Box::new(Msg::decode_from(rest, depth + 1)?)),
+                        _ => return None,
+                    };
+                    args.push((Cow::Owned(name), value));
+                }
+                Some(Msg::Key {
+                    key: Cow::Owned(key),
+                    args,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The first `n` bytes of `rest`, moving past them.
+fn take<'a>(rest: &mut &'a str, n: usize) -> Option<&'a str> {
+    let head = rest.get(..n)?;
+    *rest = &rest[n..];
+    Some(head)
+}
+
+/// A decimal number up to `end`, moving past both.
+fn number<T: std::str::FromStr>(rest: &mut &str, end: char) -> Option<T> {
+    let at = rest.find(end)?;
+    let n = rest[..at].parse().ok()?;
+    *rest = &rest[at + 1..];
+    Some(n)
+}
+
+/// A `<len>:<text>` field, moving past it.
+fn sized<'a>(rest: &mut &'a str) -> Option<&'a str> {
+    let len: usize = number(rest, ':')?;
+    take(rest, len)
+}
+
 /// English, the language of traces, tests and logs.
 impl std::fmt::Display for Msg {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -138,6 +248,38 @@ impl From<Msg> for Arg {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_flat_form_reads_back_equal_and_bad_text_is_refused() {
+        let m = super::Msg::new("ex.d.invariant")
+            .arg("invariant", super::Msg::new("inv.log_matching"))
+            .arg("detail", super::Msg::verbatim("a: b; 任期 3 — n1→n2"))
+            .arg("n", 42u64)
+            .arg("v", "x=1:2");
+        let text = m.encode();
+        assert_eq!(super::Msg::decode(&text), Some(m.clone()));
+        let v = super::Msg::verbatim("");
+        assert_eq!(super::Msg::decode(&v.encode()), Some(v));
+        for bad in [
+            "",
+            "K",
+            "K3:abc",
+            "K3:abc1:",
+            "V9:short",
+            "Q1:a",
+            "V1:ab",
+            "K1:k1:1:nN12",
+            "V1:\u{4efb}",
+        ] {
+            assert_eq!(super::Msg::decode(bad), None, "{bad}");
+        }
+        // Every truncation of a good form is refused, none panics.
+        for i in 0..text.len() {
+            if let Some(head) = text.get(..i) {
+                assert_eq!(super::Msg::decode(head), None, "{head}");
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -69,6 +69,8 @@ struct Args {
     writes: u64,
     history_ticks: u64,
     quick: bool,
+    scenario: Option<String>,
+    runs: u64,
 }
 
 /// CPU time this thread has run, seconds (Linux schedstat), so figures stay comparable on a
@@ -123,6 +125,8 @@ fn parse(args: &[String]) -> Result<Args, String> {
         writes: 100_000,
         history_ticks: 1_000_000,
         quick: false,
+        scenario: None,
+        runs: 3,
     };
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -157,6 +161,8 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--ticks" => a.core_ticks = num()?.max(1),
             "--writes" => a.writes = num()?,
             "--history-ticks" => a.history_ticks = num()?,
+            "--scenario" => a.scenario = Some(value.clone()),
+            "--runs" => a.runs = num()?.clamp(1, 100),
             other => return Err(format!("unexpected argument '{other}'")),
         }
     }
@@ -177,6 +183,9 @@ pub fn main(args: &[String]) -> i32 {
             return 2;
         }
     };
+    if let Some(file) = &a.scenario {
+        return bench_scenario(file, a.runs);
+    }
     let part = |p: &str| a.only.as_deref().is_none_or(|o| o == p);
     if part("core") {
         let (t, m, time) = bench_core(a.core_ticks);
@@ -230,6 +239,40 @@ pub fn main(args: &[String]) -> i32 {
         bench_sparse(a.history_ticks);
     }
     println!("process:   peak resident memory (VmHWM) {}", mb(vm_hwm()));
+    0
+}
+
+/// `--scenario FILE`: the scenario parsed and run to its end in this process, `runs` times,
+/// one line per run. The same work as the browser's benchmark entry (both call
+/// [`super::player::run_text`]), so the two can be compared without process start-up, file
+/// reading or output in the native figure.
+fn bench_scenario(file: &str, runs: u64) -> i32 {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{file}: {e}");
+            return 2;
+        }
+    };
+    for run in 1..=runs {
+        let clock = Clock::start();
+        let r = match super::player::run_text(&text) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("{file}:{e}");
+                return 2;
+            }
+        };
+        let (wall, cpu) = clock.stop();
+        let cpu = cpu.map_or("unknown".into(), |c| format!("{:.1}", c * 1e3));
+        println!(
+            "scenario:  run {run}: {} ticks, cpu {cpu} ms, wall {:.1} ms, {} failed lines, fingerprint {:016x}",
+            r.time_ms / super::TICK_MS,
+            wall * 1e3,
+            r.failures,
+            r.fingerprint
+        );
+    }
     0
 }
 

@@ -25,6 +25,10 @@ pub(crate) const USAGE: &str = "usage:
                                             distinct keys one a tick, default 100000;
                                             --history-ticks with a write every 100 ticks,
                                             default 1000000)
+  raftlab bench --scenario FILE.scn [--runs N]
+                                            CPU time of parsing and running FILE to its end
+                                            in-process, N times (default 3): the work the
+                                            browser's benchmark entry times
   raftlab presets [--lang en|zh]            list the narrated presets
   raftlab compare FILE.scn [--with OPTION=VALUE ...] [--from LINE] [--instead LINE:COMMAND] [--json]
                                             run two variants in lockstep, report the first divergence

@@ -125,8 +125,8 @@ impl FromWorker {
     pub fn to_fields(&self) -> Vec<String> {
         let n = |x: u64| x.to_string();
         let f = |x: f64| super::decimal::fixed(x, 0);
-        // A message crosses as its JSON (key and values), to be worded on the page.
-        let words = |m: &Msg| serde_json::to_string(m).unwrap_or_default();
+        // A message crosses in its flat text form (key and values), to be worded on the page.
+        let words = |m: &Msg| m.encode();
         match self {
             FromWorker::Ready => vec!["ready".into()],
             FromWorker::Progress { tried, ms } => vec!["progress".into(), n(*tried), f(*ms)],
@@ -183,7 +183,7 @@ impl FromWorker {
         let num = |i: usize| v.get(i)?.parse::<u64>().ok();
         let ms = |i: usize| super::decimal::parse(v.get(i)?);
         let text = |i: usize| v.get(i).cloned();
-        let words = |i: usize| serde_json::from_str::<Msg>(v.get(i)?).ok();
+        let words = |i: usize| Msg::decode(v.get(i)?);
         Some(match v.first()?.as_str() {
             "ready" => FromWorker::Ready,
             "progress" => FromWorker::Progress {

@@ -388,6 +388,35 @@ impl Player {
     }
 }
 
+/// What [`run_text`] did: the simulated time at the end, the state's fingerprint and the
+/// number of failed lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextRun {
+    /// Simulated time at the end, ms.
+    pub time_ms: u64,
+    /// [`crate::sim::Sim::fingerprint`] of the final state (0 if no `cluster` line ran).
+    pub fingerprint: u64,
+    /// How many lines failed.
+    pub failures: usize,
+}
+
+/// Parses a scenario and runs it to its end, with nothing shown and no trace kept: the
+/// simulation work alone, the same on every platform, so the browser's wasm and the native
+/// binary can be timed on exactly the same work (`raftlab bench --scenario`, and the page's
+/// benchmark entry used by tests/e2e/bench.mjs).
+pub fn run_text(text: &str) -> Result<TextRun, super::scenario::ParseError> {
+    let mut player = Player::new(Script::parse(text)?);
+    player.run_all();
+    let (time_ms, fingerprint) = player
+        .timeline()
+        .map_or((0, 0), |t| (t.sim().now, t.sim().fingerprint()));
+    Ok(TextRun {
+        time_ms,
+        fingerprint,
+        failures: player.failures().len(),
+    })
+}
+
 /// Why [`Player::run_for`] returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PacedStop {
@@ -460,6 +489,19 @@ mod tests {
         );
         assert_eq!(f[1].lineno, 6);
         assert!(matches!(p.results()[3].status, LineStatus::Narration(ref t) if t == "hi"));
+    }
+
+    #[test]
+    fn run_text_reports_the_end_state_failures_and_parse_errors() {
+        let text = "cluster 3 seed=2\nawait leader != none within 50\nexpect quorum = 5\ntick 7\n";
+        let r = run_text(text).unwrap();
+        let p = instant(text);
+        let sim = p.timeline().unwrap().sim();
+        assert_eq!(r.time_ms, sim.now);
+        assert_ne!(r.time_ms, 0);
+        assert_eq!(r.fingerprint, sim.fingerprint());
+        assert_eq!(r.failures, 1);
+        assert_eq!(run_text("tick 1\n").unwrap_err().line, 1);
     }
 
     fn instant(text: &str) -> Player {

@@ -1,7 +1,10 @@
 // UI benchmarks in headless Chromium (figures, not assertions). Parts:
 //   fps     9 nodes, ~200-entry logs, steady client traffic, playing at --speed: fps, frame
 //           intervals, per-frame work (simulation + view + DOM patch, as the app measures it in
-//           data-frame-ms), long tasks, main-thread time per frame.
+//           data-frame-ms), long tasks, main-thread time per frame; first the ceiling: a blank
+//           page that only runs requestAnimationFrame in the same browser, so the app's fps is
+//           read against what headless Chromium on this machine delivers at all. --trace adds a
+//           DevTools trace of the sampled seconds: main-thread self time per frame by event.
 //   writes  5 nodes playing at 20x with a write per model-second for --minutes model-minutes,
 //           to distinct keys and to one key: fps, frame work p50/p95, long tasks, and the wasm
 //           memory (and JS heap) at the end. The issue's figure is --minutes 61.
@@ -12,15 +15,18 @@
 //           long tasks, schedules per second in the worker, and the worker's files (fetched
 //           only when a search starts), raw and gzipped.
 //   sim     the same scenario (5 nodes, --writes writes to distinct keys, one a tick) run to
-//           its end by the app's wasm (the scenario tab's "run all") and by the native CLI
-//           (`raftlab run --json`, RAFTLAB_BIN or target/release/raftlab), --runs times each:
-//           simulated ticks per second of CPU time (the page's main thread, from DevTools'
-//           ThreadTime; the CLI's user + system time), the ratio, and both fingerprints (equal:
-//           the two ran the same thing). The wasm figure includes the one redraw at the end.
+//           its end, --runs times each way: in wasm by the page's benchmark entry (simulation
+//           alone, nothing drawn) and by the app's "run all" (simulation + one redraw of the
+//           scenario tab); natively by `raftlab bench --scenario` (in-process, the same work as
+//           the entry) and `raftlab run --json` (the whole process; RAFTLAB_BIN or
+//           target/release/raftlab). Simulated ticks per second of CPU time (the page's main
+//           thread, from DevTools' ThreadTime; the process's user + system time), the page
+//           work beyond the simulation, the ratios, and all fingerprints (equal: every run
+//           did the same thing).
 //
 //   node tests/e2e/bench.mjs [--part fps|writes|cold|sim|explore|all] [--seconds 10] [--throttle 1]
 //                            [--speed 1] [--minutes 5] [--keys distinct|one|both] [--runs 3]
-//                            [--writes 5000] [--url URL]
+//                            [--writes 5000] [--trace] [--url URL]
 //
 // The app must be served (scripts/serve.sh, or node tests/e2e/serve.mjs dist PORT); RAFTLAB_URL
 // or --url says where. --throttle N slows the CPU N times (Chrome DevTools emulation).
@@ -45,6 +51,7 @@ const minutes = Number(opt('minutes', '5'));
 const keys = opt('keys', 'both');
 const runs = Number(opt('runs', '3'));
 const writes = Number(opt('writes', '5000'));
+const trace = args.includes('--trace');
 // (harness.mjs reads RAFTLAB_URL when imported, before --url could set it)
 const BASE = opt('url', APP_URL);
 const at = (path) => new URL(path, BASE).href;
@@ -81,12 +88,81 @@ const memoryNow = (page) =>
   }));
 const mb = (b) => (b == null ? 'unknown' : `${f1(b / 1e6)} MB`);
 
+// Frame intervals by how many display refreshes (16.7 ms at 60 Hz) they span: "1" is a frame
+// on time, "2" one refresh missed, and so on.
+function intervalWords(intervals) {
+  const buckets = [
+    ['1 (<= 20 ms)', (x) => x <= 20],
+    ['2 (20-36)', (x) => x > 20 && x <= 36],
+    ['3 (36-52)', (x) => x > 36 && x <= 52],
+    ['4+ (> 52)', (x) => x > 52],
+  ];
+  return buckets.map(([name, inside]) => `${name}: ${intervals.filter(inside).length}`).join(', ');
+}
+
+// The pacing ceiling of this browser on this machine: a blank page whose only work is a
+// requestAnimationFrame loop, sampled exactly as the app's frames are.
+async function ceilingFrames(seconds) {
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.setContent('<!doctype html><title>rAF only</title><p>rAF only</p>');
+    return await page.evaluate(async (seconds) => {
+      const intervals = [];
+      const t0 = performance.now();
+      let last = t0;
+      await new Promise((done) => {
+        function frame(t) {
+          intervals.push(t - last);
+          last = t;
+          if (t - t0 < seconds * 1000) requestAnimationFrame(frame);
+          else done();
+        }
+        requestAnimationFrame(frame);
+      });
+      return { intervals, wallMs: performance.now() - t0 };
+    }, seconds);
+  } finally {
+    await browser.close();
+  }
+}
+
+// Main-thread self time by trace event name (DevTools timeline categories), per frame: where
+// a frame's time goes outside the app's own measurement (style, layout, paint, GC, timers).
+function traceSummary(buffer, frames) {
+  const events = JSON.parse(buffer.toString('utf8'));
+  const list = Array.isArray(events) ? events : events.traceEvents;
+  const main = list.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!main) return 'no renderer main thread in the trace';
+  const xs = list
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur != null)
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const self = new Map();
+  const stack = [];
+  for (const e of xs) {
+    while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= e.ts) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - e.dur);
+    self.set(e.name, (self.get(e.name) ?? 0) + e.dur);
+    stack.push(e);
+  }
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 14);
+  return `busy ${f1(total / 1000 / frames)} ms per frame; self time per frame (ms): ${top.map(([n, d]) => `${n} ${(d / 1000 / frames).toFixed(2)}`).join(', ')}`;
+}
+
 async function fpsPart() {
   // A scenario that builds 200-entry logs on 9 nodes.
   const lines = ['cluster 9 seed=7', 'await leader != none within 60'];
   for (let i = 1; i <= 200; i++) lines.push(`propose k${i % 20}=${i}`);
   lines.push('tick 30');
   const scenario = lines.join('\n') + '\n';
+
+  const ceiling = await ceilingFrames(seconds);
+  console.log(
+    `fps:     ceiling (blank page, rAF only, same browser flags): ${f1((ceiling.intervals.length * 1000) / ceiling.wallMs)} fps · frame interval p50 ${f1(quantile(ceiling.intervals, 0.5))} ms, p95 ${f1(quantile(ceiling.intervals, 0.95))} ms · in refreshes: ${intervalWords(ceiling.intervals)}`,
+  );
 
   const app = await openWithProbes('?paused=1');
   const { page } = app;
@@ -109,6 +185,9 @@ async function fpsPart() {
     const metrics = async () => Object.fromEntries((await cdpm.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
     const m0 = await metrics();
     await page.click('.toolbar button[data-playing="false"]');
+    if (trace) {
+      await app.browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline'] });
+    }
 
     const result = await page.evaluate(async (seconds) => {
       // Steady traffic: a write every 250 ms of wall time.
@@ -118,6 +197,25 @@ async function fpsPart() {
       const intervals = [];
       const work = [];
       const longBefore = window.__bench.longTasks.length;
+      // DOM mutation records by region: a figure the machine's load does not move.
+      const regions = [
+        ['messages', '.cluster .msgs'],
+        ['links', '.cluster .links'],
+        ['nodes', '.cluster .nodes'],
+        ['logs', '.logs'],
+        ['events', '.event-list'],
+        ['timeline', '.timeline'],
+        ['toolbar', '.toolbar'],
+      ];
+      const mutations = Object.fromEntries([...regions.map(([k]) => [k, 0]), ['other', 0]]);
+      const observer = new MutationObserver((ms) => {
+        for (const m of ms) {
+          const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+          const hit = regions.find(([, sel]) => el?.closest(sel));
+          mutations[hit ? hit[0] : 'other']++;
+        }
+      });
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
       const t0 = performance.now();
       const now0 = Number(state().dataset.now);
       let last = t0;
@@ -132,8 +230,10 @@ async function fpsPart() {
         requestAnimationFrame(frame);
       });
       clearInterval(traffic);
+      observer.disconnect();
       const elapsed = performance.now() - t0;
       return {
+        mutations,
         intervals,
         work,
         longTasks: window.__bench.longTasks.slice(longBefore),
@@ -144,6 +244,7 @@ async function fpsPart() {
       };
     }, seconds);
     const m1 = await metrics();
+    const traced = trace ? await app.browser.stopTracing() : null;
     const frames = result.intervals.length;
     const busy = (k) => `${k.replace('Duration', '')} ${f1(((m1[k] - m0[k]) * 1000) / frames)}`;
     const perFrame = ['ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'TaskDuration'].map(busy).join(', ');
@@ -153,12 +254,19 @@ async function fpsPart() {
     console.log(
       `fps:     ${f1((frames * 1000) / result.wallMs)} (${frames} frames) · frame interval p50 ${f1(quantile(result.intervals, 0.5))} ms, p95 ${f1(quantile(result.intervals, 0.95))} ms`,
     );
+    console.log(`fps:     frame intervals in display refreshes: ${intervalWords(result.intervals)}`);
     console.log(
       `fps:     per-frame work (sim + view + DOM) p50 ${f1(quantile(result.work, 0.5))} ms, p95 ${f1(quantile(result.work, 0.95))} ms, max ${f1(Math.max(...result.work))} ms`,
     );
     console.log(`fps:     ${longTaskWords(result.longTasks)}`);
     console.log(`fps:     simulated ${f1(result.simMs / 1000)} s in ${f1(result.wallMs / 1000)} s of wall time; highest term ${result.maxTerm}`);
     console.log(`fps:     main-thread time per frame (ms): ${perFrame}`);
+    // Per simulated second too: a slow frame rate coalesces moves, so per frame alone misleads.
+    const muts = Object.entries(result.mutations)
+      .map(([k, n]) => `${k} ${f1(n / frames)} (${f1((n * 1000) / Math.max(1, result.simMs))})`)
+      .join(', ');
+    console.log(`fps:     DOM mutation records per frame (per simulated second) by region: ${muts}`);
+    if (traced) console.log(`fps:     traced (tracing costs a little): ${traceSummary(traced, frames)}`);
     await app.assertNoErrors();
   } finally {
     await app.close();
@@ -299,13 +407,56 @@ async function coldPart() {
   }
 }
 
-// The same scenario through the app's wasm and through the native CLI.
+// The same scenario through the app's wasm and natively, four ways, so the ratio's parts show:
+// the simulation alone (the page's benchmark entry, nothing drawn; `raftlab bench --scenario`
+// in-process natively: both call sim::player::run_text) and the whole of what a person waits
+// for (the app's "run all", which includes redrawing the scenario's lines; `raftlab run --json`
+// as a process).
 async function simPart() {
   const lines = ['cluster 5 seed=3', 'await leader != none within 60'];
   for (let i = 0; i < writes; i++) lines.push(`propose k${i}=v${i}`, 'tick 1');
   const scenario = lines.join('\n') + '\n';
   const bin = process.env.RAFTLAB_BIN || fileURLToPath(new URL('../../target/release/raftlab', import.meta.url));
 
+  // The main thread's CPU time, ms (DevTools' ThreadTime; older Chromium lacks it: null).
+  const cpuClock = async (page) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' }).catch(() => cdp.send('Performance.enable'));
+    return async () => {
+      const t = (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value;
+      return t == null ? null : t * 1000;
+    };
+  };
+  const span = (a, b) => (a != null && b != null ? b - a : null);
+
+  // The simulation alone, in `runs` fresh pages, the entry called twice in each: the first
+  // call ("cold") also pays for the wasm tiering up from V8's baseline compiler, as the app's
+  // "run all" in a fresh page does; the second ("warm") runs the optimised code.
+  const cold = [];
+  const warm = [];
+  for (let r = 0; r < runs; r++) {
+    const app = await openWithProbes('?paused=1');
+    const { page } = app;
+    try {
+      const cpu = await cpuClock(page);
+      for (const into of [cold, warm]) {
+        const before = await cpu();
+        const out = await page.evaluate((text) => {
+          const t0 = performance.now();
+          const json = window.wasmBindings.raftlab_run_text(text);
+          return { wall: performance.now() - t0, ...JSON.parse(json) };
+        }, scenario);
+        const after = await cpu();
+        if (out.error) throw new Error(`benchmark entry: ${out.error}`);
+        into.push({ ticks: out.time_ms / 100, wall: out.wall, cpu: span(before, after), fingerprint: out.fingerprint });
+      }
+      await app.assertNoErrors();
+    } finally {
+      await app.close();
+    }
+  }
+
+  // The app's "run all": the simulation, then one redraw of the scenario tab (its lines too).
   const wasm = [];
   for (let r = 0; r < runs; r++) {
     const app = await openWithProbes('?paused=1');
@@ -319,11 +470,8 @@ async function simPart() {
         area.dispatchEvent(new Event('input', { bubbles: true }));
       }, scenario);
       await page.click('button[aria-label="load pasted scenario"]');
-      const cdp = await page.context().newCDPSession(page);
-      // threadTicks: the metrics' clock is the thread's CPU time; older Chromium lacks it.
-      await cdp.send('Performance.enable', { timeDomain: 'threadTicks' }).catch(() => cdp.send('Performance.enable'));
-      const thread = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value;
-      const before = await thread();
+      const cpu = await cpuClock(page);
+      const before = await cpu();
       const wall = await page.evaluate(async () => {
         const t0 = performance.now();
         document.querySelector('button[aria-label="run all lines"]').click();
@@ -333,11 +481,10 @@ async function simPart() {
         });
         return performance.now() - t0;
       });
-      const after = await thread();
+      const after = await cpu();
       const now = Number(await page.getAttribute('[data-now]', 'data-now'));
       const fingerprint = await page.getAttribute('[data-fingerprint]', 'data-fingerprint');
-      const cpu = before != null && after != null ? (after - before) * 1000 : null;
-      wasm.push({ ticks: now / 100, wall, cpu, fingerprint });
+      wasm.push({ ticks: now / 100, wall, cpu: span(before, after), fingerprint });
       await app.assertNoErrors();
     } finally {
       await app.close();
@@ -345,6 +492,7 @@ async function simPart() {
   }
 
   const native = [];
+  const nativeAlone = [];
   if (existsSync(bin)) {
     const file = join(mkdtempSync(join(tmpdir(), 'raftlab-bench-')), 'sim.scn');
     writeFileSync(file, scenario);
@@ -364,29 +512,49 @@ async function simPart() {
       }
       native.push({ ticks: json.time_ms / 100, wall, cpu, fingerprint: json.fingerprint });
     }
+    const out = spawnSync(bin, ['bench', '--scenario', file, '--runs', String(runs)], { encoding: 'utf8' });
+    if (out.status !== 0) throw new Error(`${bin} bench --scenario failed: ${out.stderr}`);
+    for (const m of out.stdout.matchAll(/(\d+) ticks, cpu ([\d.]+|unknown) ms, wall ([\d.]+) ms, \d+ failed lines, fingerprint (\w+)/g)) {
+      nativeAlone.push({ ticks: Number(m[1]), cpu: m[2] === 'unknown' ? null : Number(m[2]), wall: Number(m[3]), fingerprint: m[4] });
+    }
   }
 
   const med = (xs) => quantile(xs, 0.5);
   const rateOf = (rs, k) => med(rs.map((r) => (r.ticks * 1000) / r[k]));
   const describe = (rs, k) => rs.map((r) => f1(r[k])).join(', ');
-  console.log(`sim:     scenario: 5 nodes, ${writes} writes to distinct keys, one a tick (${lines.length} lines)`);
-  const w = wasm.filter((r) => r.cpu != null);
-  console.log(
-    `sim:     wasm (app, run all): ${f1(wasm[0].ticks)} ticks; wall ${describe(wasm, 'wall')} ms${w.length ? `, main-thread CPU ${describe(w, 'cpu')} ms` : ''}; median ${f1(rateOf(wasm, 'wall'))} ticks/s wall${w.length ? `, ${f1(rateOf(w, 'cpu'))} ticks/s CPU` : ''}`,
-  );
+  const row = (label, rs) => {
+    const c = rs.filter((r) => r.cpu != null);
+    console.log(
+      `sim:     ${label}: ${f1(rs[0].ticks)} ticks; wall ${describe(rs, 'wall')} ms${c.length ? `, CPU ${describe(c, 'cpu')} ms` : ''}; median ${f1(rateOf(rs, 'wall'))} ticks/s wall${c.length ? `, ${f1(rateOf(c, 'cpu'))} ticks/s CPU` : ''}`,
+    );
+  };
+  // CPU time where both sides know it, else wall time.
+  const ratio = (slow, fast) => {
+    const [s, f] = [slow.filter((r) => r.cpu != null), fast.filter((r) => r.cpu != null)];
+    return s.length && f.length ? `${(rateOf(f, 'cpu') / rateOf(s, 'cpu')).toFixed(2)}x (CPU)` : `${(rateOf(fast, 'wall') / rateOf(slow, 'wall')).toFixed(2)}x (wall)`;
+  };
+  console.log(`sim:     scenario: 5 nodes, ${writes} writes to distinct keys, one a tick (${lines.length} lines); ${runs} runs each`);
+  row('wasm, simulation alone, cold (page entry raftlab_run_text, nothing drawn, first call in a fresh page)', cold);
+  row('wasm, simulation alone, warm (the same entry called again in the same page)', warm);
+  row(`wasm, the app's "run all" (simulation + redraw of the ${lines.length}-line script), fresh pages`, wasm);
+  const ac = cold.filter((r) => r.cpu != null);
+  const wc = wasm.filter((r) => r.cpu != null);
+  if (ac.length && wc.length) {
+    const page = med(wc.map((r) => r.cpu)) - med(ac.map((r) => r.cpu));
+    console.log(`sim:     page work in "run all" beyond the simulation (median CPU, run all minus cold entry): ${f1(page)} ms`);
+  }
   if (native.length === 0) {
     console.log(`sim:     native: no binary at ${bin} (cargo build --release, or set RAFTLAB_BIN)`);
     return;
   }
-  const n = native.filter((r) => r.cpu != null);
+  row('native, simulation alone (raftlab bench --scenario, in-process)', nativeAlone);
+  row('native, raftlab run --json (whole process)', native);
+  const prints = [...cold, ...warm, ...wasm, ...nativeAlone].map((r) => r.fingerprint);
+  const same = prints.every((f) => f === native[0].fingerprint);
   console.log(
-    `sim:     native (raftlab run --json): ${f1(native[0].ticks)} ticks; wall ${describe(native, 'wall')} ms${n.length ? `, CPU ${describe(n, 'cpu')} ms` : ''}; median ${f1(rateOf(native, 'wall'))} ticks/s wall${n.length ? `, ${f1(rateOf(n, 'cpu'))} ticks/s CPU` : ''}`,
+    `sim:     wasm / native, simulation alone: cold ${ratio(cold, nativeAlone)}, warm ${ratio(warm, nativeAlone)}; app's run all / CLI process: ${ratio(wasm, native)}`,
   );
-  const same = wasm.every((r) => r.fingerprint === native[0].fingerprint);
-  const byCpu = w.length && n.length ? `${(rateOf(n, 'cpu') / rateOf(w, 'cpu')).toFixed(2)}x by CPU time, ` : '';
-  console.log(
-    `sim:     wasm is ${byCpu}${(rateOf(native, 'wall') / rateOf(wasm, 'wall')).toFixed(2)}x by wall time slower than native; fingerprints ${same ? `equal (${native[0].fingerprint})` : `DIFFER: wasm ${wasm.map((r) => r.fingerprint).join(', ')} native ${native[0].fingerprint}`}`,
-  );
+  console.log(`sim:     fingerprints ${same ? `equal (${native[0].fingerprint})` : `DIFFER: ${prints.join(', ')} vs native ${native[0].fingerprint}`}`);
 }
 
 // Frames for `seconds` of wall time: intervals, per-frame work (data-frame-ms), long tasks.

@@ -1,7 +1,7 @@
 // Issue 12, item 1: render only what changed. While only messages move, the nodes, logs and
 // events are not touched, and the panels that do not move with the clock (toolbar controls,
 // tabs, welcome box) are not even built again; while paused, no animation frame is even
-// requested.
+// requested. A message in flight moves by one attribute (its group's transform).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
@@ -45,6 +45,35 @@ test('steady state: messages move every frame, logs and events untouched, nodes 
     assert.equal(counts.events, 0, `the event list untouched while no event happened: ${report}`);
     assert.ok(counts.nodes < counts.frames / 2, `nodes redrawn only when a timer moves: ${report}`);
     assert.ok(l.id);
+  }),
+);
+
+test('a travelling message is moved by its group transform alone, its shapes untouched', { timeout: 90_000 }, () =>
+  withApp('render-msg-transform', async (app) => {
+    const { page } = app;
+    await waitLeader(page);
+    const seen = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const moved = { transform: 0, other: [] };
+          const o = new MutationObserver((ms) => {
+            for (const m of ms) {
+              if (m.type !== 'attributes') continue;
+              const g = m.target.closest('g.msg');
+              if (!g) continue;
+              if (m.target === g && m.attributeName === 'transform') moved.transform++;
+              else moved.other.push(`${m.target.tagName}.${m.attributeName}`);
+            }
+          });
+          o.observe(document.querySelector('.cluster .msgs'), { subtree: true, attributes: true });
+          let frames = 0;
+          const tick = () => (++frames >= 240 ? (o.disconnect(), resolve(moved)) : requestAnimationFrame(tick));
+          requestAnimationFrame(tick);
+        }),
+    );
+    const report = JSON.stringify({ transform: seen.transform, other: [...new Set(seen.other)] });
+    assert.ok(seen.transform > 0, `messages moved by their transform: ${report}`);
+    assert.deepEqual([...new Set(seen.other)], [], `no other attribute of a message changed while it travelled: ${report}`);
   }),
 );
 
