@@ -5,9 +5,11 @@
 //! - [`raft`]: the consensus core, pure and deterministic (etcd-io/raft semantics).
 //! - [`sim`]: nodes over a simulated network, faults, clients, history, scenarios, CLI.
 //! - `ui` (wasm32 only): the Yew front end, rendering simulator state.
+//! - [`digest`]: a compile-time digest of the texts the browser fetches rather than carries.
 
 #![warn(missing_docs)]
 
+pub mod digest;
 pub mod i18n;
 pub mod raft;
 pub mod sim;

@@ -5,7 +5,12 @@
 //   So an online reload always gets the current version.
 // - Trunk's hashed files (raftlab-<hash>.js, raftlab-<hash>_bg.wasm, app-<hash>.css): cache
 //   first. A name never changes content, and a new version has new names.
-// - Anything else of this site (icons, manifest): network first, cache as fallback.
+// - Anything else of this site (icons, manifest, and the texts the app fetches when needed:
+//   presets/ID.scn when a lesson starts, i18n/zh.txt when Chinese is chosen): network
+//   first, cache as fallback.
+// - Those texts are all stored at once, so any lesson and Chinese work offline: lazy.txt
+//   lists them with a checksum each (a trunk hook writes it, see Trunk.toml), and a file is
+//   fetched again only when its checksum changed.
 // When a fresh index.html arrives, hashed files it no longer names are deleted, so old
 // versions do not pile up. Only GET requests to this origin are handled; nothing off-site.
 const CACHE = 'raftlab';
@@ -13,8 +18,9 @@ const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/;
 const SCOPE = new URL(self.registration.scope);
 const INDEX = new URL('./', SCOPE).href;
 
-// The hashed files an index.html names, as absolute URLs.
-function assetsOf(html) {
+// The files of this site an index.html names, as absolute URLs: the hashed ones, and (with
+// `plain`) the others (icon, manifest).
+function assetsOf(html, plain = false) {
   const urls = new Set();
   // Every reference, quoted or not (release builds minify index.html, which drops the
   // quotes around attribute values): link hrefs, and the module script's import and wasm path.
@@ -25,16 +31,21 @@ function assetsOf(html) {
     } catch {
       continue;
     }
-    if (url.origin === SCOPE.origin && HASHED.test(url.pathname)) urls.add(url.href);
+    if (url.origin !== SCOPE.origin || !url.href.startsWith(SCOPE.href)) continue;
+    if (HASHED.test(url.pathname) || (plain && /\.(svg|png|webmanifest)$/.test(url.pathname))) {
+      urls.add(url.href);
+    }
   }
   return urls;
 }
 
-// Stores a fresh index.html and its hashed files, then drops hashed files of other versions.
+// Stores a fresh index.html's files, then drops hashed files of other versions. The icon and
+// the manifest are stored too: the browser may ask for the icon before this worker controls
+// the page, and an offline reload must still find it.
 async function adopt(cache, html) {
   const wanted = assetsOf(html);
   await Promise.all(
-    [...wanted].map(async (url) => {
+    [...assetsOf(html, true)].map(async (url) => {
       if (!(await cache.match(url))) {
         const res = await fetch(url);
         if (res.ok) await cache.put(url, res);
@@ -45,6 +56,41 @@ async function adopt(cache, html) {
     const path = new URL(req.url).pathname;
     if (HASHED.test(path) && !wanted.has(req.url)) await cache.delete(req);
   }
+  await adoptLazy(cache);
+}
+
+// "PATH CHECKSUM" lines of a lazy.txt, as a Map.
+function lazySums(text) {
+  const sums = new Map();
+  for (const line of text.split('\n')) {
+    const [path, sum] = line.trim().split(/\s+/);
+    if (path && sum && /^(presets|i18n)\/[\w.-]+$/.test(path)) sums.set(path, sum);
+  }
+  return sums;
+}
+
+// Stores every text lazy.txt lists (again only when its checksum changed), then that list;
+// texts no longer listed are dropped.
+async function adoptLazy(cache) {
+  const listUrl = new URL('lazy.txt', SCOPE).href;
+  const res = await fetch(listUrl, { cache: 'no-store' });
+  if (!res.ok) return;
+  const text = await res.clone().text();
+  const old = await cache.match(listUrl);
+  const had = old ? lazySums(await old.text()) : new Map();
+  const sums = lazySums(text);
+  await Promise.all(
+    [...sums].map(async ([path, sum]) => {
+      const url = new URL(path, SCOPE).href;
+      if (had.get(path) === sum && (await cache.match(url))) return;
+      const file = await fetch(url, { cache: 'no-store' });
+      if (file.ok) await cache.put(url, file);
+    }),
+  );
+  for (const path of had.keys()) {
+    if (!sums.has(path)) await cache.delete(new URL(path, SCOPE).href);
+  }
+  await cache.put(listUrl, res);
 }
 
 async function refreshIndex() {

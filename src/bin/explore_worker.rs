@@ -9,6 +9,15 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    // The counterexample it writes is narrated in both languages (`say` and `say.zh`), and the
+    // browser build carries no Chinese catalog: fetch it before saying Ready. Without it the
+    // Chinese lines fall back to English, and the search still runs.
+    raftlab::ui::lazy_text::catalog(raftlab::i18n::Lang::Zh, |_| listen());
+}
+
+/// Answers search requests, then says Ready.
+#[cfg(target_arch = "wasm32")]
+fn listen() {
     use raftlab::sim::explore_job::{self, FromWorker, ToWorker};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;

@@ -1,9 +1,11 @@
 //! Languages and message catalogs: every sentence a person reads, in English and Simplified
 //! Chinese.
 //!
-//! The catalogs are plain text files compiled into the binary (`en.txt`, `zh.txt`, one
-//! `key = text` per line, `{name}` placeholders). They are parsed once, on first use, into a
-//! sorted table; a lookup is a binary search. A key missing from a catalog falls back to
+//! The catalogs are plain text files (`en.txt`, `zh.txt`, one `key = text` per line, `{name}`
+//! placeholders), compiled into the binary, except `zh.txt` in the browser build: the page
+//! fetches it when Chinese is chosen and hands it over with [`provide`] (until then Chinese
+//! text falls back to English). They are parsed once, on first use, into a sorted table; a
+//! lookup is a binary search. A key missing from a catalog falls back to
 //! English and then to the key itself, so a gap shows up as text, never as a panic. The
 //! tests below fail when the two catalogs do not hold the same keys with the same
 //! placeholders, or when the code names a key that no catalog has.
@@ -106,18 +108,51 @@ impl Lang {
             .unwrap_or_else(|| Lang::from_preferences(browser))
     }
 
-    fn catalog(self) -> &'static Catalog {
-        static EN: OnceLock<Catalog> = OnceLock::new();
-        static ZH: OnceLock<Catalog> = OnceLock::new();
+    fn catalog(self) -> Option<&'static Catalog> {
         match self {
-            Lang::En => EN.get_or_init(|| Catalog::parse(EN_TEXT).unwrap_or_default()),
-            Lang::Zh => ZH.get_or_init(|| Catalog::parse(ZH_TEXT).unwrap_or_default()),
+            Lang::En => Some(EN.get_or_init(|| Catalog::parse(EN_TEXT).unwrap_or_default())),
+            #[cfg(not(target_arch = "wasm32"))]
+            Lang::Zh => Some(ZH.get_or_init(|| Catalog::parse(ZH_TEXT).unwrap_or_default())),
+            #[cfg(target_arch = "wasm32")]
+            Lang::Zh => ZH.get(),
         }
     }
 }
 
+static EN: OnceLock<Catalog> = OnceLock::new();
+static ZH: OnceLock<Catalog> = OnceLock::new();
+
 const EN_TEXT: &str = include_str!("en.txt");
+// In the browser build only tests and `catalog_digest` read it (at compile time), so its
+// bytes stay out of the wasm.
 const ZH_TEXT: &str = include_str!("zh.txt");
+
+/// Whether the catalog of `lang` is at hand: always, except Chinese in the browser build
+/// before [`provide`].
+pub fn has_catalog(lang: Lang) -> bool {
+    lang.catalog().is_some()
+}
+
+/// The digest ([`crate::digest::digest`]) of the catalog file of `lang`, for checking a
+/// fetched copy; `None` for English, which is never fetched.
+pub fn catalog_digest(lang: Lang) -> Option<u32> {
+    const ZH_DIGEST: u32 = crate::digest::digest(ZH_TEXT);
+    match lang {
+        Lang::En => None,
+        Lang::Zh => Some(ZH_DIGEST),
+    }
+}
+
+/// Installs the catalog of `lang` from `text` (the fetched file). An error names a bad line;
+/// a catalog already there stays as it is.
+pub fn provide(lang: Lang, text: String) -> Result<(), String> {
+    if lang == Lang::En || has_catalog(lang) {
+        return Ok(());
+    }
+    let catalog = Catalog::parse(Box::leak(text.into_boxed_str()))?;
+    let _ = ZH.set(catalog);
+    Ok(())
+}
 
 /// The text for `key` in `lang`: the catalog's, else the English one, else the key itself.
 pub fn text(lang: Lang, key: &str) -> &str {
@@ -127,8 +162,8 @@ pub fn text(lang: Lang, key: &str) -> &str {
 /// The text for `key` in `lang`, else the English one; `None` when no catalog has the key.
 pub fn lookup(lang: Lang, key: &str) -> Option<&'static str> {
     lang.catalog()
-        .get(key)
-        .or_else(|| Lang::En.catalog().get(key))
+        .and_then(|c| c.get(key))
+        .or_else(|| Lang::En.catalog().and_then(|c| c.get(key)))
 }
 
 /// The text for `key` in `lang` with each `{name}` replaced by its value in `args`.

@@ -105,10 +105,10 @@ impl Announcer {
             .map(|(i, (r, t))| (i, r, t))
             .collect();
         // The most important ones, told in the order they happened.
-        items.sort_by_key(|(i, r, _)| (*r, *i));
+        super::small_sort::sort_small_by_key(&mut items, |(i, r, _)| (*r, *i));
         let more = items.len().saturating_sub(MAX_ITEMS);
         items.truncate(MAX_ITEMS);
-        items.sort_by_key(|(i, _, _)| *i);
+        super::small_sort::sort_small_by_key(&mut items, |(i, _, _)| *i);
         let mut text: Vec<String> = items.into_iter().map(|(_, _, e)| e.text_in(lang)).collect();
         match more {
             0 => {}

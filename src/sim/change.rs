@@ -34,22 +34,22 @@ pub struct Glance {
 impl Glance {
     /// Takes a glance at `sim`.
     pub fn of(sim: &Sim) -> Glance {
+        // Inserted one by one: `collect` into a B-tree map sorts first, which links one more
+        // copy of std's sort into the browser build.
+        let mut nodes = BTreeMap::new();
+        nodes.extend(sim.nodes.iter().map(|(id, n)| {
+            (
+                *id,
+                NodeGlance {
+                    role: n.raft.role,
+                    term: n.raft.term,
+                    committed: n.raft.log.committed,
+                    status: n.status,
+                },
+            )
+        }));
         Glance {
-            nodes: sim
-                .nodes
-                .iter()
-                .map(|(id, n)| {
-                    (
-                        *id,
-                        NodeGlance {
-                            role: n.raft.role,
-                            term: n.raft.term,
-                            committed: n.raft.log.committed,
-                            status: n.status,
-                        },
-                    )
-                })
-                .collect(),
+            nodes,
             next_msg: sim.net.next_id,
             event_count: sim.event_count,
             processed: sim.processed,

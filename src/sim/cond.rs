@@ -489,7 +489,7 @@ impl Cond {
 
 fn sorted(list: &str) -> Vec<String> {
     let mut v: Vec<String> = list.split(',').map(|s| s.to_string()).collect();
-    v.sort();
+    super::small_sort::sort_small_by(&mut v, |a, b| a.cmp(b));
     v
 }
 

@@ -124,7 +124,7 @@ impl FromWorker {
     /// The message as a list of strings (what the worker posts).
     pub fn to_fields(&self) -> Vec<String> {
         let n = |x: u64| x.to_string();
-        let f = |x: f64| format!("{x:.0}");
+        let f = |x: f64| super::decimal::fixed(x, 0);
         // A message crosses in its flat text form (key and values), to be worded on the page.
         let words = |m: &Msg| m.encode();
         match self {
@@ -181,7 +181,7 @@ impl FromWorker {
     /// Reads a message back from its fields; None for anything else.
     pub fn from_fields(v: &[String]) -> Option<FromWorker> {
         let num = |i: usize| v.get(i)?.parse::<u64>().ok();
-        let ms = |i: usize| v.get(i)?.parse::<f64>().ok();
+        let ms = |i: usize| super::decimal::parse(v.get(i)?);
         let text = |i: usize| v.get(i).cloned();
         let words = |i: usize| Msg::decode(v.get(i)?);
         Some(match v.first()?.as_str() {

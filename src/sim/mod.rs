@@ -29,6 +29,7 @@ pub mod presets;
 pub mod requests;
 pub mod scenario;
 pub mod share;
+pub mod small_sort;
 pub mod words;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,9 +1,17 @@
-//! The narrated presets: one `.scn` file per lesson, shipped inside the app and run by the
-//! tests. Each file starts with `# title:`, `# description:`, `# group:` and `# recap:` lines
+//! The narrated presets: one `.scn` file per lesson, run by the tests and the native CLI.
+//! Each file starts with `# title:`, `# description:`, `# group:` and `# recap:` lines
 //! (see `docs/scenario-language.md`, "Lesson headers").
+//!
+//! Natively every preset's text is compiled in ([`Preset::text`]). The browser build keeps
+//! only an index (id, the title, description and group lines, a digest of the text) and
+//! fetches a preset's text from `presets/ID.scn` when a lesson starts (`ui::preset_fetch`):
+//! the texts are a fifth of the app's download otherwise, and a visitor opens a few lessons
+//! at most.
 
+use crate::digest::digest;
 use crate::i18n::Lang;
 
+#[cfg(not(target_arch = "wasm32"))]
 use super::scenario::Script;
 
 /// One preset.
@@ -11,93 +19,151 @@ use super::scenario::Script;
 pub struct Preset {
     /// File name without `.scn`, e.g. "01-election".
     pub id: &'static str,
-    /// The scenario text.
+    /// Its `# title`, `# description` and `# group` lines (every language): what the menus
+    /// show before the text is fetched.
+    head: &'static str,
+    /// [`digest`] of the whole text: the browser refuses fetched text that differs (a file
+    /// of another version of the app).
+    pub digest: u32,
+    /// The scenario text (native builds only; the browser fetches it).
+    #[cfg(not(target_arch = "wasm32"))]
     pub text: &'static str,
 }
 
-impl Preset {
-    /// The value of the `# KEY: value` header line, exactly KEY (so `title` never matches
-    /// `title.zh`).
-    fn header(&self, key: &str) -> Option<&'static str> {
-        let text: &'static str = self.text;
-        text.lines()
-            .filter_map(|l| l.trim().strip_prefix('#'))
-            .filter_map(|l| l.trim().strip_prefix(key))
-            .find_map(|l| l.strip_prefix(':'))
-            .map(str::trim)
-    }
+/// The value of header line `# KEY: value` in `text`, exactly KEY (so `title` never matches
+/// `title.zh`).
+pub fn header<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix('#'))
+        .filter_map(|l| l.trim().strip_prefix(key))
+        .find_map(|l| l.strip_prefix(':'))
+        .map(str::trim)
+}
 
+/// Header `key` of `text` in `lang` (`# KEY.zh:`), or the English one when it has none ("" when
+/// neither is there).
+pub fn header_in<'a>(text: &'a str, key: &str, lang: Lang) -> &'a str {
+    if lang != Lang::En {
+        if let Some(t) = header(text, &format!("{key}.{}", lang.code())) {
+            return t;
+        }
+    }
+    header(text, key).unwrap_or("")
+}
+
+/// What a student should take away from preset text `text`, in `lang` (`# recap:`), shown
+/// when the lesson ends ("" when missing).
+pub fn recap_in(text: &str, lang: Lang) -> &str {
+    header_in(text, "recap", lang)
+}
+
+/// The header lines the index keeps.
+const INDEXED: [&[u8]; 3] = [b"# title", b"# description", b"# group"];
+
+/// Whether the line of `b` starting at `at` is one of [`INDEXED`]; returns where it ends
+/// (past its newline) either way.
+const fn indexed_line(b: &[u8], at: usize) -> (bool, usize) {
+    let mut end = at;
+    while end < b.len() && b[end] != b'\n' {
+        end += 1;
+    }
+    if end < b.len() {
+        end += 1;
+    }
+    let mut k = 0;
+    while k < INDEXED.len() {
+        let p = INDEXED[k];
+        if end - at >= p.len() {
+            let mut j = 0;
+            while j < p.len() && b[at + j] == p[j] {
+                j += 1;
+            }
+            if j == p.len() {
+                return (true, end);
+            }
+        }
+        k += 1;
+    }
+    (false, end)
+}
+
+/// How many bytes of `text` are [`INDEXED`] lines.
+const fn head_len(text: &str) -> usize {
+    let b = text.as_bytes();
+    let (mut at, mut n) = (0, 0);
+    while at < b.len() {
+        let (keep, end) = indexed_line(b, at);
+        if keep {
+            n += end - at;
+        }
+        at = end;
+    }
+    n
+}
+
+/// The [`INDEXED`] lines of `text`, in order (`N` is [`head_len`]). Copied at compile time,
+/// so the browser build carries these bytes and not the whole text.
+const fn head_bytes<const N: usize>(text: &str) -> [u8; N] {
+    let b = text.as_bytes();
+    let mut out = [0u8; N];
+    let (mut at, mut n) = (0, 0);
+    while at < b.len() {
+        let (keep, end) = indexed_line(b, at);
+        if keep {
+            while at < end {
+                out[n] = b[at];
+                n += 1;
+                at += 1;
+            }
+        }
+        at = end;
+    }
+    out
+}
+
+impl Preset {
     /// Its title.
     pub fn title(&self) -> &'static str {
-        self.header("title").unwrap_or("")
+        header(self.head, "title").unwrap_or("")
     }
 
     /// Its one-line description.
     pub fn description(&self) -> &'static str {
-        self.header("description").unwrap_or("")
+        header(self.head, "description").unwrap_or("")
     }
 
     /// Its title in `lang` (`# title.zh:`), or the English one when it has none.
     pub fn title_in(&self, lang: Lang) -> &'static str {
-        self.localized("title", lang)
+        header_in(self.head, "title", lang)
     }
 
     /// Its description in `lang` (`# description.zh:`), or the English one.
     pub fn description_in(&self, lang: Lang) -> &'static str {
-        self.localized("description", lang)
-    }
-
-    fn localized(&self, key: &str, lang: Lang) -> &'static str {
-        if lang != Lang::En {
-            if let Some(t) = self.header(&format!("{key}.{}", lang.code())) {
-                return t;
-            }
-        }
-        self.header(key).unwrap_or("")
+        header_in(self.head, "description", lang)
     }
 
     /// What this preset lacks in `lang`: its title, description or the translation of a
     /// `say` line (by line number). Empty when it is complete.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn missing_in(&self, lang: Lang) -> Vec<String> {
-        let mut gaps = Vec::new();
-        if lang == Lang::En {
-            return gaps;
-        }
-        for key in ["title", "description", "recap"] {
-            if self.header(&format!("{key}.{}", lang.code())).is_none() {
-                gaps.push(format!("# {key}.{}", lang.code()));
-            }
-        }
-        match Script::parse(self.text) {
-            Ok(script) => {
-                for l in &script.lines {
-                    if l.say().is_some() && !l.translations.iter().any(|(t, _)| *t == lang) {
-                        gaps.push(format!(
-                            "line {}: say without say.{}",
-                            l.lineno,
-                            lang.code()
-                        ));
-                    }
-                }
-            }
-            Err(e) => gaps.push(format!("does not parse: {e}")),
-        }
-        gaps
+        missing_in(self.text, lang)
     }
 
     /// The group of lessons it belongs to (one of [`GROUPS`]; "" when the header is missing).
     pub fn group(&self) -> &'static str {
-        self.header("group").unwrap_or("")
+        header(self.head, "group").unwrap_or("")
     }
 
     /// What a student should take away, shown when the lesson ends ("" when missing).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn recap(&self) -> &'static str {
-        self.header("recap").unwrap_or("")
+        header(self.text, "recap").unwrap_or("")
     }
 
     /// Its recap in `lang` (`# recap.zh:`), or the English one.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn recap_in(&self, lang: Lang) -> &'static str {
-        self.localized("recap", lang)
+        recap_in(self.text, lang)
     }
 
     /// The preset after this one in teaching order.
@@ -107,11 +173,53 @@ impl Preset {
     }
 }
 
+/// What preset text `text` lacks in `lang` (see [`Preset::missing_in`]).
+#[cfg(not(target_arch = "wasm32"))]
+fn missing_in(text: &str, lang: Lang) -> Vec<String> {
+    let mut gaps = Vec::new();
+    if lang == Lang::En {
+        return gaps;
+    }
+    for key in ["title", "description", "recap"] {
+        if header(text, &format!("{key}.{}", lang.code())).is_none() {
+            gaps.push(format!("# {key}.{}", lang.code()));
+        }
+    }
+    match Script::parse(text) {
+        Ok(script) => {
+            for l in &script.lines {
+                if l.say().is_some() && !l.translations.iter().any(|(t, _)| *t == lang) {
+                    gaps.push(format!(
+                        "line {}: say without say.{}",
+                        l.lineno,
+                        lang.code()
+                    ));
+                }
+            }
+        }
+        Err(e) => gaps.push(format!("does not parse: {e}")),
+    }
+    gaps
+}
+
 macro_rules! presets {
     ($($id:literal),* $(,)?) => {
         /// Every preset, in teaching order.
         pub const PRESETS: &[Preset] = &[
-            $(Preset { id: $id, text: include_str!(concat!("../../scenarios/presets/", $id, ".scn")) },)*
+            $({
+                const TEXT: &str = include_str!(concat!("../../scenarios/presets/", $id, ".scn"));
+                const HEAD: [u8; head_len(TEXT)] = head_bytes::<{ head_len(TEXT) }>(TEXT);
+                Preset {
+                    id: $id,
+                    head: match std::str::from_utf8(&HEAD) {
+                        Ok(s) => s,
+                        Err(_) => panic!("a header line cut inside a character"),
+                    },
+                    digest: digest(TEXT),
+                    #[cfg(not(target_arch = "wasm32"))]
+                    text: TEXT,
+                }
+            },)*
         ];
     };
 }
@@ -192,21 +300,36 @@ mod tests {
 
     #[test]
     fn a_missing_translation_is_found() {
-        let p = Preset {
-            id: "t",
-            text:
-                "# title: T\n# title.zh: 题\n# description: D\ncluster 1\nsay a\nsay.zh 甲\nsay b\n",
-        };
-        assert_eq!(p.title_in(Lang::Zh), "题");
-        assert_eq!(p.description_in(Lang::Zh), "D");
+        let text =
+            "# title: T\n# title.zh: 题\n# description: D\ncluster 1\nsay a\nsay.zh 甲\nsay b\n";
+        assert_eq!(header_in(text, "title", Lang::Zh), "题");
+        assert_eq!(header_in(text, "description", Lang::Zh), "D");
         assert_eq!(
-            p.missing_in(Lang::Zh),
+            missing_in(text, Lang::Zh),
             [
                 "# description.zh",
                 "# recap.zh",
                 "line 7: say without say.zh"
             ]
         );
+    }
+
+    #[test]
+    fn the_index_says_what_the_text_says() {
+        for p in PRESETS {
+            for l in Lang::ALL {
+                assert_eq!(p.title_in(l), header_in(p.text, "title", l), "{}", p.id);
+                assert_eq!(
+                    p.description_in(l),
+                    header_in(p.text, "description", l),
+                    "{}",
+                    p.id
+                );
+            }
+            assert_eq!(Some(p.group()), header(p.text, "group"), "{}", p.id);
+            assert!(!p.head.contains("# recap"), "{}", p.id);
+            assert_eq!(p.digest, digest(p.text));
+        }
     }
 
     #[test]

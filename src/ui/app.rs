@@ -6,18 +6,19 @@
 
 use yew::prelude::*;
 
-use crate::i18n::Msg as Text;
+use crate::i18n::{Lang, Msg as Text};
 use crate::sim::announce::Announcer;
 use crate::sim::change;
 use crate::sim::client::Outcome;
 use crate::sim::event::EventKind;
 use crate::sim::history::Timeline;
-use crate::sim::{share, Action, Options, TICK_MS};
+use crate::sim::{launch, share, Action, Options, TICK_MS};
 
 use super::dom::{self, FrameClock, KeyListener};
 use super::forms::Forms;
 use super::keys;
 use super::lang_pref;
+use super::lazy_text;
 use super::lesson::Lesson;
 use super::memo::Memos;
 use super::pace::{self, Pace};
@@ -51,9 +52,23 @@ pub struct App {
     /// The panels' kept builds, and the generation their stamps include (see `memo`).
     memos: Memos,
     generation: u64,
+    /// The preset texts fetched so far (the browser build carries only their index).
+    pub(super) preset_texts: Vec<(&'static str, String)>,
+    /// The preset whose text is on its way: only its arrival opens a lesson (a later click
+    /// on another lesson wins).
+    pub(super) preset_pending: Option<&'static str>,
 }
 
 impl App {
+    /// Shows everything in `lang` (its catalog is at hand) and remembers the choice.
+    fn set_lang(&mut self, lang: crate::i18n::Lang) {
+        self.ui.lang = lang;
+        lang_pref::switch_to(lang);
+        if let Some(l) = self.scenario.as_mut() {
+            l.set_lang(lang);
+        }
+    }
+
     pub(super) fn tl(&self) -> &Timeline {
         match self.scenario.as_ref().and_then(|s| s.player.timeline()) {
             Some(t) => t,
@@ -330,7 +345,7 @@ impl Component for App {
                 welcome: prefs::welcome_due(),
                 frame_ms: 0.0,
                 log_cols: log_view::DEFAULT_COLS,
-                lang: lang_pref::initial(),
+                lang: Lang::En,
                 step_line: None,
                 kinds_touched: false,
                 live: String::new(),
@@ -348,8 +363,22 @@ impl Component for App {
             announce_waiting: false,
             memos: Memos::default(),
             generation: 0,
+            preset_texts: Vec::new(),
+            preset_pending: None,
         };
+        // `start` fetched the chosen language's catalog before mounting; without it (no
+        // network, no offline copy) the page opens in English and says why.
+        let chosen = lang_pref::initial();
+        if crate::i18n::has_catalog(chosen) {
+            app.ui.lang = chosen;
+        }
         app.apply_location();
+        if app.ui.lang != chosen {
+            let why = Text::new("ui.note.lang_unavailable")
+                .arg("lang", chosen.native_name())
+                .arg("why", Text::new("ui.note.lazy_not_fetched"));
+            app.ui.notice = launch::joined([Some(why), app.ui.notice.take()].into_iter().flatten());
+        }
         lang_pref::apply_document(app.ui.lang);
         // Only what happens from now on is announced.
         app.announcer = Announcer::new(app.tl().sim());
@@ -489,12 +518,25 @@ impl Component for App {
                 };
             }
             Msg::Lang(lang) => {
-                self.ui.lang = lang;
-                lang_pref::switch_to(lang);
-                if let Some(l) = self.scenario.as_mut() {
-                    l.set_lang(lang);
+                if crate::i18n::has_catalog(lang) {
+                    self.set_lang(lang);
+                } else {
+                    // The browser build fetches the Chinese catalog the first time it is
+                    // chosen; the page switches when it is here.
+                    let d = self.dispatch.clone();
+                    lazy_text::catalog(lang, move |r| d.emit(Msg::LangReady(lang, r)));
                 }
             }
+            Msg::LangReady(lang, r) => match r {
+                Ok(()) => self.set_lang(lang),
+                Err(why) => {
+                    self.ui.notice = Some(
+                        Text::new("ui.note.lang_unavailable")
+                            .arg("lang", lang.native_name())
+                            .arg("why", why),
+                    )
+                }
+            },
             Msg::Theme => {
                 self.ui.theme = match self.ui.theme {
                     Theme::Auto => Theme::Dark,
@@ -523,6 +565,7 @@ impl Component for App {
             | Msg::PlayerContinue
             | Msg::PlayerClose
             | Msg::StartLesson(_)
+            | Msg::PresetText(..)
             | Msg::LessonPlay(_)
             | Msg::LessonBack
             | Msg::LessonReplay

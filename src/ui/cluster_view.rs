@@ -31,13 +31,16 @@ pub struct Layout {
 pub fn layout(v: &View) -> Layout {
     let n = v.sim.nodes.len();
     let (_, r) = geometry::ring(n);
-    let pos = v
-        .sim
-        .nodes
-        .keys()
-        .enumerate()
-        .map(|(i, id)| (*id, geometry::node_pos(i, n)))
-        .collect();
+    // Built by inserting (`extend`): `collect` into a B-tree sorts first, which links
+    // another copy of std's sort for each key type.
+    let mut pos = BTreeMap::new();
+    pos.extend(
+        v.sim
+            .nodes
+            .keys()
+            .enumerate()
+            .map(|(i, id)| (*id, geometry::node_pos(i, n))),
+    );
     Layout { pos, r }
 }
 
@@ -58,7 +61,8 @@ fn groups(v: &View) -> Vec<Vec<NodeId>> {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let listed: BTreeSet<NodeId> = net.groups.iter().flatten().copied().collect();
+    let mut listed = BTreeSet::new();
+    listed.extend(net.groups.iter().flatten().copied());
     let rest: Vec<NodeId> = v
         .sim
         .nodes
@@ -76,11 +80,13 @@ fn groups(v: &View) -> Vec<Vec<NodeId>> {
 pub fn render(v: &View) -> Html {
     let lay = layout(v);
     let groups = groups(v);
-    let group_of: BTreeMap<NodeId, usize> = groups
-        .iter()
-        .enumerate()
-        .flat_map(|(g, ids)| ids.iter().map(move |id| (*id, g)))
-        .collect();
+    let mut group_of: BTreeMap<NodeId, usize> = BTreeMap::new();
+    group_of.extend(
+        groups
+            .iter()
+            .enumerate()
+            .flat_map(|(g, ids)| ids.iter().map(move |id| (*id, g))),
+    );
     let hulls: Vec<HullShape> = groups
         .iter()
         .enumerate()
@@ -114,7 +120,7 @@ pub fn render(v: &View) -> Html {
     html! {
         // A group, not an image: the nodes inside are buttons.
         <svg class="cluster" role="group" aria-label={label}
-            viewBox={format!("0 0 {} {}", geometry::WIDTH, geometry::HEIGHT)}
+            viewBox={format!("0 0 {} {}", crate::sim::decimal::shortest(geometry::WIDTH), crate::sim::decimal::shortest(geometry::HEIGHT))}
             preserveAspectRatio="xMidYMid meet">
             <Hulls hulls={hulls} />
             <Links {links} />
@@ -221,12 +227,13 @@ fn links(v: &View, lay: &Layout) -> Vec<LinkLine> {
         .map(|(id, _)| *id)
         .collect();
     let net = &v.sim.net;
-    let busy: BTreeSet<(NodeId, NodeId)> = net
-        .in_flight
-        .values()
-        .filter(|f| !f.msg.msg_type.is_local())
-        .map(|f| (f.msg.from.min(f.msg.to), f.msg.from.max(f.msg.to)))
-        .collect();
+    let mut busy: BTreeSet<(NodeId, NodeId)> = BTreeSet::new();
+    busy.extend(
+        net.in_flight
+            .values()
+            .filter(|f| !f.msg.msg_type.is_local())
+            .map(|f| (f.msg.from.min(f.msg.to), f.msg.from.max(f.msg.to))),
+    );
     let sparse = ids.len() > ALL_LINKS_UP_TO;
     let mut out = Vec::new();
     for (i, &a) in ids.iter().enumerate() {

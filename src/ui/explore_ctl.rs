@@ -91,7 +91,7 @@ impl App {
             ExploreMsg::Allow(f) => {
                 toggle(&mut e.allow, f);
                 // Schedules are drawn from the list in this order (as `allow` parses it).
-                e.allow.sort();
+                crate::sim::small_sort::sort_small_by(&mut e.allow, |a, b| a.cmp(b));
             }
             ExploreMsg::Check(k) => toggle(&mut e.check, k),
             ExploreMsg::Field(f, v) => match f {

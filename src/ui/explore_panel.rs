@@ -171,8 +171,8 @@ impl ExploreUi {
         if s.is_empty() {
             return Ok(None);
         }
-        match s.parse::<f64>() {
-            Ok(x) if x > 0.0 && x.is_finite() => Ok(Some(x)),
+        match crate::sim::decimal::parse(s) {
+            Some(x) if x > 0.0 && x.is_finite() => Ok(Some(x)),
             _ => Err(Text::new("ui.explore.bad_seconds").arg("value", s)),
         }
     }
@@ -215,11 +215,11 @@ fn rate(tried: u64, ms: f64) -> String {
     if ms <= 0.0 {
         return "0".into();
     }
-    format!("{:.0}", tried as f64 / (ms / 1000.0))
+    crate::sim::decimal::fixed(tried as f64 / (ms / 1000.0), 0)
 }
 
 fn secs(ms: f64) -> String {
-    format!("{:.1}", ms / 1000.0)
+    crate::sim::decimal::fixed(ms / 1000.0, 1)
 }
 
 /// A text field; `mode` is the on-screen keyboard to offer (`numeric`, `text`). Numbers are
@@ -348,7 +348,7 @@ fn status(v: &View) -> Html {
     html! {
         <>
             <p class="explore-status" role="status" aria-live="polite" data-explore-state={state}
-                data-explore-tried={tried.to_string()} data-explore-ms={format!("{ms:.0}")}>{ line }</p>
+                data-explore-tried={tried.to_string()} data-explore-ms={crate::sim::decimal::fixed(ms, 0)}>{ line }</p>
             { found }
         </>
     }

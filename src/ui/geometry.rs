@@ -91,7 +91,10 @@ fn cross(o: Pt, a: Pt, b: Pt) -> f64 {
 /// The convex hull of `pts` (Andrew's monotone chain), counter-clockwise.
 pub fn hull(pts: &[Pt]) -> Vec<Pt> {
     let mut p: Vec<Pt> = pts.to_vec();
-    p.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    // One point per node of a group: a few dozen at most.
+    crate::sim::small_sort::sort_small_by(&mut p, |a, b| {
+        a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y))
+    });
     p.dedup_by(|a, b| (a.x - b.x).abs() < 1e-9 && (a.y - b.y).abs() < 1e-9);
     if p.len() < 3 {
         return p;

@@ -17,6 +17,8 @@ pub struct Lesson {
     pub name: String,
     /// The preset it came from (for the recap and "next lesson"), if any.
     pub preset: Option<&'static Preset>,
+    /// The scenario text (the recap is one of its header lines).
+    source: String,
     /// The narration being shown: (line index, text).
     pub narration: Option<(usize, String)>,
     /// Whether a stretch is playing (frames advance it).
@@ -33,12 +35,18 @@ pub struct Lesson {
 
 impl Lesson {
     /// A lesson from a player whose `cluster` line has run.
-    pub fn new(player: Player, name: String, preset: Option<&'static Preset>) -> Lesson {
+    pub fn new(
+        player: Player,
+        name: String,
+        preset: Option<&'static Preset>,
+        source: String,
+    ) -> Lesson {
         Lesson {
             marks: vec![player.clone()],
             player,
             name,
             preset,
+            source,
             narration: None,
             playing: false,
             speed: 1.0,
@@ -185,7 +193,10 @@ impl Lesson {
     }
 
     /// What to remember, for the end card.
-    pub fn recap(&self, lang: crate::i18n::Lang) -> &'static str {
-        self.preset.map_or("", |p| p.recap_in(lang))
+    pub fn recap(&self, lang: crate::i18n::Lang) -> &str {
+        match self.preset {
+            Some(_) => crate::sim::presets::recap_in(&self.source, lang),
+            None => "",
+        }
     }
 }

@@ -7,6 +7,7 @@ use crate::sim::presets;
 use crate::sim::scenario::{Script, Stmt};
 
 use super::app::{App, Msg, Tab};
+use super::lazy_text::{self, Then};
 use super::lesson::Lesson;
 
 impl App {
@@ -51,7 +52,7 @@ impl App {
                 }
                 self.ui.explore.scenario = Some(text.to_string());
                 self.ui.explore.from_scenario = true;
-                self.scenario = Some(Lesson::new(player, name, preset));
+                self.scenario = Some(Lesson::new(player, name, preset, text.to_string()));
                 self.start_compare(text, &[], true);
                 self.ui.script_error = None;
                 self.ui.selected_node = None;
@@ -77,15 +78,58 @@ impl App {
         }
     }
 
-    pub(super) fn load_preset(&mut self, id: &str) -> bool {
-        match presets::find(id) {
-            Some(p) => {
-                self.ui.forms.preset = p.id.to_string();
-                self.load_script(p.title_in(self.ui.lang).to_string(), p.text, Some(p))
+    /// Opens preset `id` as a lesson, then does what `then` says; its text is fetched first
+    /// when this page has not fetched it yet, so the lesson may open a moment later.
+    pub(super) fn open_preset(&mut self, id: &str, then: Then) {
+        let Some(p) = presets::find(id) else {
+            self.ui.notice = Some(Text::new("ui.note.no_preset").arg("id", id));
+            return;
+        };
+        self.ui.forms.preset = p.id.to_string();
+        let kept = self.preset_texts.iter().find(|(k, _)| *k == p.id);
+        if let Some(text) = kept.map(|(_, t)| t.clone()) {
+            self.preset_pending = None;
+            self.preset_ready(p, then, &text);
+            return;
+        }
+        self.preset_pending = Some(p.id);
+        let dispatch = self.dispatch.clone();
+        lazy_text::preset(p, move |r| dispatch.emit(Msg::PresetText(p.id, then, r)));
+    }
+
+    /// Preset `p`'s text is at hand: open it.
+    fn preset_ready(&mut self, p: &'static presets::Preset, then: Then, text: &str) {
+        let name = p.title_in(self.ui.lang).to_string();
+        if self.load_script(name, text, Some(p)) {
+            if let Then::Compare(with) = then {
+                self.start_compare(text, &with, true);
             }
-            None => {
-                self.ui.notice = Some(Text::new("ui.note.no_preset").arg("id", id));
-                false
+        }
+    }
+
+    /// Preset `id`'s text arrived, or could not be had (the app goes on as it was, with a
+    /// notice saying why).
+    fn preset_arrived(&mut self, id: &'static str, then: Then, r: Result<String, Text>) {
+        let wanted = self.preset_pending == Some(id);
+        match r {
+            Ok(text) => {
+                if !self.preset_texts.iter().any(|(k, _)| *k == id) {
+                    self.preset_texts.push((id, text.clone()));
+                }
+                if let (true, Some(p)) = (wanted, presets::find(id)) {
+                    self.preset_pending = None;
+                    self.preset_ready(p, then, &text);
+                }
+            }
+            Err(e) => {
+                if wanted {
+                    self.preset_pending = None;
+                    self.ui.notice = Some(
+                        Text::new("ui.note.preset_unavailable")
+                            .arg("id", id)
+                            .arg("why", e),
+                    );
+                }
             }
         }
     }
@@ -99,7 +143,7 @@ impl App {
             Msg::LoadPreset => {
                 let id = self.ui.forms.preset.clone();
                 if presets::find(&id).is_some() {
-                    self.load_preset(&id);
+                    self.open_preset(&id, Then::Lesson);
                 } else {
                     self.ui.script_error = Some(Text::new("ui.note.choose_preset"));
                 }
@@ -139,9 +183,8 @@ impl App {
                 }
                 self.sync_clock();
             }
-            Msg::StartLesson(id) => {
-                self.load_preset(id);
-            }
+            Msg::StartLesson(id) => self.open_preset(id, Then::Lesson),
+            Msg::PresetText(id, then, r) => self.preset_arrived(id, then, r),
             Msg::LessonPlay(on) => self.set_lesson_playing(on),
             Msg::LessonBack => {
                 if let Some(l) = self.scenario.as_mut() {

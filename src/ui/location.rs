@@ -6,12 +6,12 @@
 use crate::i18n::Msg as Text;
 use crate::sim::launch::{self, Source, ThemeChoice};
 use crate::sim::player::Player;
-use crate::sim::presets;
 use crate::sim::scenario::Script;
 
 use super::app::{App, Theme};
 use super::compare_view;
 use super::dom;
+use super::lazy_text::Then;
 use super::pace::{Pace, FIXED};
 
 impl App {
@@ -67,12 +67,12 @@ impl App {
                 }
             }
             Source::Preset(id) => {
-                if self.load_preset(id) {
-                    self.ui.playing = false;
-                    if let (Some(w), Some(p)) = (&compare_with, presets::find(id)) {
-                        self.start_compare(p.text, w, true);
-                    }
-                }
+                // The lesson opens paused at its start card once its text is here; until
+                // then the fresh cluster waits, and no welcome box comes and goes.
+                self.ui.playing = false;
+                self.ui.welcome = false;
+                let then = compare_with.map_or(Then::Lesson, Then::Compare);
+                self.open_preset(id, then);
             }
         }
         if let Some(mine) = launch::joined(problems) {

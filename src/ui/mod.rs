@@ -22,6 +22,7 @@ mod glossary;
 mod help;
 mod keys;
 mod lang_pref;
+pub mod lazy_text;
 mod lesson;
 mod lesson_ctl;
 mod lesson_view;
@@ -48,6 +49,13 @@ mod toolbar;
 /// in the page's `#fatal` box.
 pub fn start() {
     dom::install_panic_hook();
+    // The Chinese catalog is fetched before the app mounts, so a Chinese reader's first paint
+    // is already Chinese (no English flashing by). Should it fail, the app opens in English
+    // and says so (`App::create`).
+    lazy_text::catalog(lang_pref::initial(), |_| mount());
+}
+
+fn mount() {
     match dom::mount_point() {
         Some(root) => {
             yew::Renderer::<app::App>::with_root(root).render();

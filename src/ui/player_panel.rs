@@ -102,8 +102,8 @@ fn script(v: &View, s: &Lesson) -> Html {
     let p = &s.player;
     let l = v.ui.lang;
     let link = v.link;
-    let results: BTreeMap<usize, &LineStatus> =
-        p.results().iter().map(|r| (r.line, &r.status)).collect();
+    let mut results: BTreeMap<usize, &LineStatus> = BTreeMap::new();
+    results.extend(p.results().iter().map(|r| (r.line, &r.status)));
     let next = p.next_line();
     let failures = p.failures().len();
     let lines = p

@@ -120,6 +120,8 @@ pub enum Msg {
     Theme,
     /// Show everything in this language (the run, selection and lesson position stay).
     Lang(crate::i18n::Lang),
+    /// The catalog of a language asked for arrived (and is installed), or could not be had.
+    LangReady(crate::i18n::Lang, Result<(), crate::i18n::Msg>),
     Help(Option<bool>),
     Escape,
     LoadScript(String, String),
@@ -132,6 +134,12 @@ pub enum Msg {
     PlayerClose,
     /// Opens preset ID as a lesson and shows its start card.
     StartLesson(&'static str),
+    /// Preset ID's text arrived (or could not be had): see `lazy_text`.
+    PresetText(
+        &'static str,
+        super::lazy_text::Then,
+        Result<String, crate::i18n::Msg>,
+    ),
     /// Plays (or pauses) the lesson's stretch up to its next narration.
     LessonPlay(bool),
     /// Back to the previous narration.

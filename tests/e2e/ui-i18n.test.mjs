@@ -212,6 +212,53 @@ test('a first visit follows the browser: zh-CN gets 中文, ?lang=en wins over i
   }),
 );
 
+test('the Chinese catalog is fetched only for Chinese, before the first paint; without it the page opens in English and says so', { timeout: 120_000 }, () =>
+  withApp(
+    'i18n-lazy-catalog',
+    async (app) => {
+      const { page } = app;
+      // An English visit never asks for the Chinese catalog (the browser build fetches it).
+      await page.waitForSelector('html[lang="en"] .toolbar');
+      const catalog = (u) => new URL(u).pathname.endsWith('/i18n/zh.txt');
+      assert.equal(app.requests.filter(catalog).length, 0, 'an English visit fetched zh.txt');
+      // Chinese from the first paint: the first .toolbar ever attached is already Chinese.
+      await page.addInitScript(() => {
+        new MutationObserver((_, obs) => {
+          const t = document.querySelector('.toolbar');
+          if (t) {
+            window.firstToolbar = t.textContent;
+            obs.disconnect();
+          }
+        }).observe(document, { childList: true, subtree: true });
+      });
+      await page.goto(new URL('?lang=zh', app.url).href);
+      await page.waitForSelector('html[lang="zh-Hans"] .toolbar');
+      assert.equal(app.requests.filter(catalog).length, 1);
+      const first = await page.evaluate(() => window.firstToolbar);
+      assert.match(first, /暂停|播放/);
+      assert.doesNotMatch(first, /Pause|Play/);
+      // Switching to English and back needs no second fetch.
+      await page.selectOption('select[aria-label]:has(option[value="zh"])', 'en');
+      await page.waitForSelector('html[lang="en"] .toolbar');
+      await page.selectOption('select[aria-label]:has(option[value="zh"])', 'zh');
+      await page.waitForSelector('html[lang="zh-Hans"] .toolbar');
+      assert.equal(app.requests.filter(catalog).length, 1);
+      // No catalog to be had: the page still opens, in English, with a notice saying why.
+      await page.route('**/i18n/zh.txt', (r) => r.abort('failed'));
+      await page.goto(new URL('?lang=zh', app.url).href);
+      await page.waitForSelector('html[lang="en"] .toolbar');
+      assert.match(
+        await page.textContent('[data-notice]'),
+        /The 简体中文 text could not be loaded: .*The page stays in English/,
+      );
+      assert.match(await page.textContent('.toolbar'), /Pause|Play/);
+      await app.screenshot('i18n-catalog-unavailable');
+    },
+    // The aborted request is logged by Chromium as a console error, on purpose.
+    { console: false },
+  ),
+);
+
 test('中文: next-change and event steps, a failed scenario line and the error box read in Chinese', { timeout: 180_000 }, () =>
   withApp(
     'i18n-stepping',

@@ -371,6 +371,39 @@ test('the first visit offers lesson 1 and the grouped lesson list beside a live 
   ),
 );
 
+test('a lesson whose text cannot be fetched says why, and the app goes on working', { timeout: 60_000 }, () =>
+  withApp(
+    'lesson-fetch-fails',
+    async (app) => {
+      const { page } = app;
+      // The browser build fetches a lesson's text when it starts (src/ui/preset_fetch.rs).
+      await page.route('**/presets/02-leader-killed.scn', (r) => r.abort('failed'));
+      await page.route('**/presets/03-follower-isolated.scn', (r) =>
+        r.fulfill({ status: 200, contentType: 'text/plain', body: '# title: another version\ncluster 3\n' }),
+      );
+      await page.waitForSelector('[data-welcome]');
+      await page.waitForSelector('g.node');
+      await page.click('[data-welcome] summary');
+      const notice = (re) =>
+        page.waitForFunction((src) => new RegExp(src).test(document.querySelector('[data-notice]')?.textContent || ''), re.source);
+      await page.click('[data-welcome] [data-lesson="02-leader-killed"]');
+      await notice(/Lesson 02-leader-killed could not be opened: its text could not be fetched \(.+\)\. Everything else still works/);
+      await app.screenshot('lesson-fetch-failed');
+      await page.click('[data-welcome] [data-lesson="03-follower-isolated"]');
+      await notice(/Lesson 03-follower-isolated could not be opened: the server has its text from another version/);
+      assert.equal(await page.locator('[data-lesson-step]').count(), 0, 'a lesson opened without its text');
+      // The free cluster still runs, and another lesson opens.
+      const t = await simNow(page);
+      await page.waitForFunction((t0) => Number(document.querySelector('[data-now]').dataset.now) > t0, t);
+      await page.click('button:has-text("Start lesson 1")');
+      await page.waitForSelector('[data-lesson-step="0"]');
+      assert.ok((await lessonState(page)).steps > 3, 'lesson 1 has its narrations');
+    },
+    // The aborted request is logged by Chromium as a console error, on purpose.
+    { viewport: { width: 1280, height: 720 }, console: false },
+  ),
+);
+
 test('a returning visitor keeps the theme they chose and is not welcomed again once they closed the card', { timeout: 60_000 }, () =>
   withApp(
     'remembered-prefs',

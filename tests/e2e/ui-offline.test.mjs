@@ -107,6 +107,11 @@ test('after one visit the app reloads offline, and picks up a new version online
     // With the network gone even the proxy is unreachable: prove it.
     const reachable = await page.evaluate((u) => fetch(u + 'no-such-file').then(() => true, () => false), proxy.url);
     assert.equal(reachable, false, 'the network was not cut');
+    // A lesson never opened online opens offline: the worker stored every lesson text.
+    await page.goto(new URL('?preset=17-joint-consensus', proxy.url).href);
+    await page.waitForSelector('[data-lesson-step="0"]', { timeout: 30_000 });
+    assert.equal(await page.locator('[data-notice]').count(), 0, 'a notice is shown offline');
+    assert.ok(requests.some((u) => u.endsWith('/presets/17-joint-consensus.scn')), 'the lesson text was not fetched');
 
     // Back online with a new version deployed: one reload shows it, not the cached one.
     await context.setOffline(false);
