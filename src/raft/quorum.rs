@@ -44,20 +44,11 @@ pub fn committed_index(voters: &MajorityConfig, acked: &dyn Fn(NodeId) -> Option
     if voters.is_empty() {
         return u64::MAX;
     }
-    // The leader asks on every acknowledgement: small clusters sort on the stack.
-    const ON_STACK: usize = 16;
-    let mut stack = [0u64; ON_STACK];
-    let mut heap = Vec::new();
-    let idx: &mut [u64] = if voters.len() <= ON_STACK {
-        &mut stack[..voters.len()]
-    } else {
-        heap.resize(voters.len(), 0);
-        &mut heap
-    };
-    for (slot, id) in idx.iter_mut().zip(voters) {
-        *slot = acked(*id).unwrap_or(0);
-    }
-    quorum_value(idx)
+    quorum_of(voters.len(), |idx| {
+        for (slot, id) in idx.iter_mut().zip(voters) {
+            *slot = acked(*id).unwrap_or(0);
+        }
+    })
 }
 
 /// [`committed_index`] with the acknowledgements given as `(id, index)` pairs in increasing
@@ -70,20 +61,28 @@ pub fn committed_index_merged(
     if voters.is_empty() {
         return u64::MAX;
     }
+    let mut acked = acked.peekable();
+    quorum_of(voters.len(), |idx| {
+        for (slot, id) in idx.iter_mut().zip(voters) {
+            while acked.next_if(|(a, _)| a < id).is_some() {}
+            *slot = acked.next_if(|(a, _)| a == id).map_or(0, |(_, i)| i);
+        }
+    })
+}
+
+/// The quorum's value over `n` acknowledged indexes written by `fill`, one slot per voter.
+/// The leader asks on every acknowledgement, so up to 16 voters the slots live on the stack.
+fn quorum_of(n: usize, fill: impl FnOnce(&mut [u64])) -> u64 {
     const ON_STACK: usize = 16;
     let mut stack = [0u64; ON_STACK];
     let mut heap = Vec::new();
-    let idx: &mut [u64] = if voters.len() <= ON_STACK {
-        &mut stack[..voters.len()]
+    let idx: &mut [u64] = if n <= ON_STACK {
+        &mut stack[..n]
     } else {
-        heap.resize(voters.len(), 0);
+        heap.resize(n, 0);
         &mut heap
     };
-    let mut acked = acked.peekable();
-    for (slot, id) in idx.iter_mut().zip(voters) {
-        while acked.next_if(|(a, _)| a < id).is_some() {}
-        *slot = acked.next_if(|(a, _)| a == id).map_or(0, |(_, i)| i);
-    }
+    fill(idx);
     quorum_value(idx)
 }
 
