@@ -4,7 +4,9 @@
 //           data-frame-ms), long tasks, main-thread time per frame; first the ceiling: a blank
 //           page that only runs requestAnimationFrame in the same browser, so the app's fps is
 //           read against what headless Chromium on this machine delivers at all. --trace adds a
-//           DevTools trace of the sampled seconds: main-thread self time per frame by event.
+//           DevTools trace of the sampled seconds: main-thread self time per frame by event;
+//           --mutations counts DOM mutation records by region (its observer runs inside the
+//           timed frames, so fps and frame work are read from a run without it).
 //   writes  5 nodes playing at 20x with a write per model-second for --minutes model-minutes,
 //           to distinct keys and to one key: fps, frame work p50/p95, long tasks, and the wasm
 //           memory (and JS heap) at the end. The issue's figure is --minutes 61.
@@ -26,7 +28,7 @@
 //
 //   node tests/e2e/bench.mjs [--part fps|writes|cold|sim|explore|all] [--seconds 10] [--throttle 1]
 //                            [--speed 1] [--minutes 5] [--keys distinct|one|both] [--runs 3]
-//                            [--writes 5000] [--trace] [--url URL]
+//                            [--writes 5000] [--trace] [--mutations] [--url URL]
 //
 // The app must be served (scripts/serve.sh, or node tests/e2e/serve.mjs dist PORT); RAFTLAB_URL
 // or --url says where. --throttle N slows the CPU N times (Chrome DevTools emulation).
@@ -52,6 +54,7 @@ const keys = opt('keys', 'both');
 const runs = Number(opt('runs', '3'));
 const writes = Number(opt('writes', '5000'));
 const trace = args.includes('--trace');
+const withMutations = args.includes('--mutations');
 // (harness.mjs reads RAFTLAB_URL when imported, before --url could set it)
 const BASE = opt('url', APP_URL);
 const at = (path) => new URL(path, BASE).href;
@@ -189,7 +192,7 @@ async function fpsPart() {
       await app.browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline'] });
     }
 
-    const result = await page.evaluate(async (seconds) => {
+    const result = await page.evaluate(async ([seconds, withMutations]) => {
       // Steady traffic: a write every 250 ms of wall time.
       const propose = document.querySelector('button[aria-label="propose write"]');
       const traffic = setInterval(() => propose.click(), 250);
@@ -208,14 +211,15 @@ async function fpsPart() {
         ['toolbar', '.toolbar'],
       ];
       const mutations = Object.fromEntries([...regions.map(([k]) => [k, 0]), ['other', 0]]);
-      const observer = new MutationObserver((ms) => {
+      // Opt-in (--mutations): the observer's own work runs inside the frames being timed.
+      const observer = withMutations ? new MutationObserver((ms) => {
         for (const m of ms) {
           const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
           const hit = regions.find(([, sel]) => el?.closest(sel));
           mutations[hit ? hit[0] : 'other']++;
         }
-      });
-      observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      }) : null;
+      observer?.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
       const t0 = performance.now();
       const now0 = Number(state().dataset.now);
       let last = t0;
@@ -230,7 +234,7 @@ async function fpsPart() {
         requestAnimationFrame(frame);
       });
       clearInterval(traffic);
-      observer.disconnect();
+      observer?.disconnect();
       const elapsed = performance.now() - t0;
       return {
         mutations,
@@ -242,7 +246,7 @@ async function fpsPart() {
         maxTerm: Math.max(...[...document.querySelectorAll('[data-node][data-role]')].map((e) => Number(e.dataset.term))),
         logEntries: document.querySelectorAll('[data-index]').length,
       };
-    }, seconds);
+    }, [seconds, withMutations]);
     const m1 = await metrics();
     const traced = trace ? await app.browser.stopTracing() : null;
     const frames = result.intervals.length;
@@ -265,7 +269,7 @@ async function fpsPart() {
     const muts = Object.entries(result.mutations)
       .map(([k, n]) => `${k} ${f1(n / frames)} (${f1((n * 1000) / Math.max(1, result.simMs))})`)
       .join(', ');
-    console.log(`fps:     DOM mutation records per frame (per simulated second) by region: ${muts}`);
+    if (withMutations) console.log(`fps:     DOM mutation records per frame (per simulated second) by region: ${muts}`);
     if (traced) console.log(`fps:     traced (tracing costs a little): ${traceSummary(traced, frames)}`);
     await app.assertNoErrors();
   } finally {
