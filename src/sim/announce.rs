@@ -42,7 +42,7 @@ fn rank(e: &Event) -> Option<u8> {
             | "ev.stepdown_removed",
         ) => Some(1),
         (EventKind::Leader, _) => Some(3),
-        (EventKind::Election, "ev.campaign" | "ev.transfer_campaign") => Some(2),
+        (EventKind::Election, _) if e.is_campaign() => Some(2),
         // A write or read the cluster refused, lost or gave up on: what a client would see.
         (
             EventKind::Client | EventKind::Read,

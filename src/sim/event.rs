@@ -131,6 +131,13 @@ impl Event {
         }
     }
 
+    /// Whether a node started a real campaign for a term (by its timer or a leader transfer;
+    /// a pre-vote round is not one): what the live region and the timeline's markers name.
+    pub fn is_campaign(&self) -> bool {
+        self.kind == EventKind::Election
+            && matches!(self.msg.key(), Some("ev.campaign" | "ev.transfer_campaign"))
+    }
+
     /// What happened, in plain English words (for tests, traces and search).
     pub fn text(&self) -> &str {
         self.text.get_or_init(|| self.msg.render(Lang::En))

@@ -336,8 +336,7 @@ impl Timeline {
             let notable = matches!(
                 e.kind,
                 EventKind::Leader | EventKind::Fault | EventKind::Membership | EventKind::Invariant
-            ) || (e.kind == EventKind::Election
-                && matches!(e.msg.key(), Some("ev.campaign" | "ev.transfer_campaign")));
+            ) || e.is_campaign();
             if notable {
                 self.markers.push(Marker {
                     time: e.time,
