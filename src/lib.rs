@@ -6,6 +6,7 @@
 //! - [`sim`]: nodes over a simulated network, faults, clients, history, scenarios, CLI.
 //! - `ui` (wasm32 only): the Yew front end, rendering simulator state.
 //! - [`digest`]: a compile-time digest of the texts the browser fetches rather than carries.
+//! - [`trig`]: sine and cosine for the drawing's angles, smaller in wasm than libm's.
 
 #![warn(missing_docs)]
 
@@ -13,6 +14,7 @@ pub mod digest;
 pub mod i18n;
 pub mod raft;
 pub mod sim;
+pub mod trig;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
