@@ -73,6 +73,35 @@ impl Msg {
         }
     }
 
+    /// The message as serde writes it (`{"Key": {"key": …, "args": [[name, value], …]}}` or
+    /// `{"Verbatim": text}`), for [`crate::json`].
+    pub fn to_json(&self) -> crate::json::Val {
+        use crate::json::Val;
+        match self {
+            Msg::Verbatim(t) => Val::variant("Verbatim", Val::Str(t.clone())),
+            Msg::Key { key, args } => {
+                let args = args
+                    .iter()
+                    .map(|(name, value)| {
+                        let value = match value {
+                            Arg::Num(n) => Val::variant("Num", Val::Num(*n)),
+                            Arg::Verbatim(s) => Val::variant("Verbatim", Val::Str(s.clone())),
+                            Arg::Msg(m) => Val::variant("Msg", m.to_json()),
+                        };
+                        Val::Arr(vec![Val::Str(name.to_string()), value])
+                    })
+                    .collect();
+                Val::variant(
+                    "Key",
+                    Val::Obj(vec![
+                        ("key", Val::Str(key.to_string())),
+                        ("args", Val::Arr(args)),
+                    ]),
+                )
+            }
+        }
+    }
+
     /// The sentence in `lang`.
     pub fn render(&self, lang: Lang) -> String {
         match self {
