@@ -126,13 +126,11 @@ const EN_TEXT: &str = include_str!("en.txt");
 
 /// en.txt without its comment and blank lines, cut at compile time: the parser skips them, so
 /// the catalog is the same, and the wasm carries about 2 KB less.
-const EN_KEPT: &str = {
-    const BYTES: [u8; kept_len(EN_TEXT)] = kept_bytes::<{ kept_len(EN_TEXT) }>(EN_TEXT);
-    match std::str::from_utf8(&BYTES) {
-        Ok(s) => s,
-        Err(_) => panic!("en.txt cut inside a character"),
-    }
+static EN_KEPT: &str = match std::str::from_utf8(&EN_KEPT_BYTES) {
+    Ok(s) => s,
+    Err(_) => panic!("en.txt cut inside a character"),
 };
+static EN_KEPT_BYTES: [u8; kept_len(EN_TEXT)] = kept_bytes::<{ kept_len(EN_TEXT) }>(EN_TEXT);
 
 /// Where the line of `b` starting at `at` ends (past its newline), and whether
 /// [`Catalog::parse`] skips it: blank, or `#` after spaces or tabs. (A line starting with other
