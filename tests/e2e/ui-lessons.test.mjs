@@ -27,7 +27,7 @@ test('a lesson stretch plays over many animation frames, with messages in flight
             const frames = [];
             const tick = () => {
               const now = Number(document.querySelector('[data-now]').dataset.now);
-              const msgs = [...document.querySelectorAll('.msgs .msg')].map((m) => m.dataset.msgType);
+              const msgs = [...document.querySelectorAll('.msgs .msg[data-msg-id]')].map((m) => m.dataset.msgType);
               const dock = document.querySelector('[data-lesson-step]');
               frames.push({ now, msgs });
               if ((dock.dataset.lessonStep === '2' && dock.dataset.lessonPlaying === 'false') || frames.length > 20000) {
