@@ -232,3 +232,26 @@ test('playing with only heartbeats: toolbar controls, tabs and welcome are not r
     assert.equal(await page.getAttribute('.tabs [data-tab="network"]', 'aria-selected'), 'true');
   }),
 );
+
+test('the scenario\'s closed "show script" list draws no lines, even after "run all"; opened, it draws them all', { timeout: 90_000 }, () =>
+  withApp('render-script-lines', async (app) => {
+    const { page } = app;
+    const lines = ['cluster 3 seed=2', 'await leader != none within 60'];
+    for (let i = 1; i <= 300; i++) lines.push(`propose k${i}=${i}`, 'tick 1');
+    lines.push('expect leader != none');
+    await page.click('[data-tab="scenario"]');
+    await page.fill('textarea[aria-label="scenario text"]', lines.join('\n') + '\n');
+    await page.click('button[aria-label="load pasted scenario"]');
+    await page.waitForSelector('[data-scenario][data-next-line="1"]');
+    await page.click('button[aria-label="run all lines"]');
+    await page.waitForSelector('[data-scenario][data-done="true"]');
+    assert.equal(await page.getAttribute('.script details.show-script', 'open'), null, 'the list is closed');
+    assert.equal(await page.locator('.script .lines li').count(), 0, 'no line drawn while the list is closed');
+    await page.click('.script details.show-script > summary');
+    await page.waitForSelector('.script .lines li.line');
+    assert.equal(await page.locator('.script .lines li.line').count(), lines.length);
+    assert.equal(await page.locator('.script [data-expect="pass"]').count(), 2, 'the await and the expect passed');
+    await page.click('.script details.show-script > summary');
+    await page.waitForFunction(() => document.querySelectorAll('.script .lines li').length === 0);
+  }, { path: '?paused=1' }),
+);
