@@ -6,7 +6,8 @@
 #   scripts/setup.sh --no-test    skip the e2e test deps (chromium, fonts-noto-cjk, npm packages)
 #
 # wasm32 std: rustup's target if installed, else `rustup target add` (30 s limit), else Debian's
-# rustc-web toolchain (apt) building std from source. See scripts/env.sh.
+# rustc-web toolchain (apt) building std from source. With rustup, also the rust-src component
+# if it can be had (optional: the bundle is then built lean). See scripts/env.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=scripts/env.sh
@@ -113,6 +114,12 @@ case "$TOOLCHAIN" in
     ;;
   *) die "RAFTLAB_WASM_TOOLCHAIN must be rustup or debian, not $TOOLCHAIN" ;;
 esac
+if [ "$TOOLCHAIN" = rustup ] && ! raftlab_rustup_has_src; then
+  # Optional: with std's sources the bundle is built lean (scripts/env.sh, raftlab_wasm).
+  say "trying: rustup component add rust-src (${RAFTLAB_RUSTUP_TIMEOUT:-60} s limit; optional, for a smaller bundle)"
+  timeout "${RAFTLAB_RUSTUP_TIMEOUT:-60}" rustup component add rust-src >/tmp/raftlab-rustup-src.log 2>&1 ||
+    say "no rust-src (log: /tmp/raftlab-rustup-src.log): the bundle is built without it, about 21 KB gzipped larger"
+fi
 if [ "$TOOLCHAIN" = debian ]; then
   # clippy for the wasm target (optional; test.sh skips that check without it)
   if [ ! -x /usr/bin/cargo-clippy ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then

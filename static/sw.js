@@ -6,17 +6,19 @@
 // - Trunk's hashed files (raftlab-<hash>.js, raftlab-<hash>_bg.wasm, app-<hash>.css): cache
 //   first. A name never changes content, and a new version has new names.
 // - Anything else of this site (icons, manifest, and the texts the app fetches when needed:
-//   presets/ID.scn when a lesson starts, i18n/zh.txt when Chinese is chosen): network
-//   first, cache as fallback.
-// - Those texts are all stored at once, so any lesson and Chinese work offline: lazy.txt
-//   lists them with a checksum each (a trunk hook writes it, see Trunk.toml), and a file is
-//   fetched again only when its checksum changed.
+//   presets/ID.scn when a lesson starts, i18n/zh.txt when Chinese is chosen, the explore
+//   worker's files when a search starts): network first, cache as fallback.
+// - Those files are all stored at once, so any lesson, Chinese and the explore search work
+//   offline: lazy.txt lists them with a checksum each (a trunk hook writes it, see
+//   Trunk.toml), and a file is fetched again only when its checksum changed.
 // When a fresh index.html arrives, hashed files it no longer names are deleted, so old
 // versions do not pile up. Only GET requests to this origin are handled; nothing off-site.
 const CACHE = 'raftlab';
 const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/;
 const SCOPE = new URL(self.registration.scope);
 const INDEX = new URL('./', SCOPE).href;
+// What a lazy.txt may name: lesson texts, catalogs and the explore worker's three files.
+const LAZY = /^((presets|i18n)\/[\w.-]+|explore_worker(_loader|_bg)?\.(js|wasm))$/;
 
 // The files of this site an index.html names, as absolute URLs: the hashed ones, and (with
 // `plain`) the others (icon, manifest).
@@ -64,7 +66,7 @@ function lazySums(text) {
   const sums = new Map();
   for (const line of text.split('\n')) {
     const [path, sum] = line.trim().split(/\s+/);
-    if (path && sum && /^(presets|i18n)\/[\w.-]+$/.test(path)) sums.set(path, sum);
+    if (path && sum && LAZY.test(path)) sums.set(path, sum);
   }
   return sums;
 }

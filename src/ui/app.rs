@@ -530,6 +530,7 @@ impl Component for App {
             Msg::LangReady(lang, r) => match r {
                 Ok(()) => self.set_lang(lang),
                 Err(why) => {
+                    super::lang_pref::show_current(self.ui.lang);
                     self.ui.notice = Some(
                         Text::new("ui.note.lang_unavailable")
                             .arg("lang", lang.native_name())

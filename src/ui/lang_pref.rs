@@ -87,6 +87,25 @@ fn set_address(lang: Lang) {
     }
 }
 
+/// Puts the switch back on `lang`, the language the page is in, after a choice that could not
+/// be carried out (the Chinese catalog did not arrive). yew's diff cannot do it: the rendered
+/// options did not change, and once a user has picked an option its `selected` attribute no
+/// longer decides what the select shows.
+pub fn show_current(lang: Lang) {
+    use wasm_bindgen::JsCast;
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(s) = doc
+        .query_selector("select.lang-switch")
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+    {
+        s.set_value(lang.code());
+    }
+}
+
 /// The switch: English / 简体中文, each named in its own language.
 pub fn switch(v: &super::app::View) -> yew::Html {
     use yew::prelude::*;

@@ -242,6 +242,7 @@ test('the Chinese catalog is fetched only for Chinese, before the first paint; w
       await page.waitForSelector('html[lang="en"] .toolbar');
       await page.selectOption('select[aria-label]:has(option[value="zh"])', 'zh');
       await page.waitForSelector('html[lang="zh-Hans"] .toolbar');
+      assert.equal(await page.inputValue('select[aria-label]:has(option[value="zh"])'), 'zh');
       assert.equal(app.requests.filter(catalog).length, 1);
       // No catalog to be had: the page still opens, in English, with a notice saying why.
       await page.route('**/i18n/zh.txt', (r) => r.abort('failed'));
@@ -252,6 +253,17 @@ test('the Chinese catalog is fetched only for Chinese, before the first paint; w
         /The 简体中文 text could not be loaded: .*The page stays in English/,
       );
       assert.match(await page.textContent('.toolbar'), /Pause|Play/);
+      // Choosing 简体中文 from the switch while the catalog cannot be had: the notice says so
+      // and the switch goes back to the language the page is really in.
+      const sw = 'select[aria-label]:has(option[value="zh"])';
+      assert.equal(await page.inputValue(sw), 'en');
+      await page.click('[data-notice] button');
+      await page.waitForSelector('[data-notice]', { state: 'detached' });
+      await page.selectOption(sw, 'zh');
+      await page.waitForSelector('[data-notice]');
+      assert.match(await page.textContent('[data-notice]'), /The 简体中文 text could not be loaded/);
+      assert.equal(await page.getAttribute('html', 'lang'), 'en');
+      assert.equal(await page.inputValue(sw), 'en');
       await app.screenshot('i18n-catalog-unavailable');
     },
     // The aborted request is logged by Chromium as a console error, on purpose.

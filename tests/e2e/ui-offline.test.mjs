@@ -112,6 +112,18 @@ test('after one visit the app reloads offline, and picks up a new version online
     await page.waitForSelector('[data-lesson-step="0"]', { timeout: 30_000 });
     assert.equal(await page.locator('[data-notice]').count(), 0, 'a notice is shown offline');
     assert.ok(requests.some((u) => u.endsWith('/presets/17-joint-consensus.scn')), 'the lesson text was not fetched');
+    // The explore search, never started online, runs offline: its worker's files were
+    // stored at install too.
+    await page.goto(new URL('?preset=27-explore-defaults-hold', proxy.url).href);
+    await page.click('[data-tab="explore"]');
+    await page.click('[data-explore-start]');
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-explore-state]')?.dataset.exploreTried) > 0,
+      null,
+      { timeout: 60_000 },
+    );
+    assert.equal(await page.locator('[data-explore-error]').count(), 0, 'the search shows an error offline');
+    await page.click('[data-explore-stop]');
 
     // Back online with a new version deployed: one reload shows it, not the cached one.
     await context.setOffline(false);
