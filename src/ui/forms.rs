@@ -51,6 +51,8 @@ pub enum Field {
     Preset,
     /// Toolbar: learner-ready percent being typed ("" = show the option in force).
     LearnerReady,
+    /// Scenario: the "show script" list is open ("true"/"false").
+    ScriptShown,
 }
 
 /// Every form's current values.
@@ -81,6 +83,8 @@ pub struct Forms {
     pub learner_ready: Option<String>,
     /// Partition group chosen per node: 0 = none, 1 = A, 2 = B, 3 = C.
     pub groups: BTreeMap<NodeId, u8>,
+    /// Whether the scenario's "show script" list is open: its lines are drawn only then.
+    pub script_shown: bool,
 }
 
 impl Forms {
@@ -110,6 +114,7 @@ impl Forms {
             preset: String::new(),
             learner_ready: None,
             groups: BTreeMap::new(),
+            script_shown: false,
         }
     }
 
@@ -148,6 +153,7 @@ impl Forms {
             Field::Paste => self.paste = v,
             Field::Preset => self.preset = v,
             Field::LearnerReady => self.learner_ready = (!v.is_empty()).then_some(v),
+            Field::ScriptShown => self.script_shown = flag,
         }
     }
 }
