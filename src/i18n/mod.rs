@@ -365,10 +365,12 @@ impl Catalog {
                 .split_once(" = ")
                 .ok_or_else(|| format!("line {}: expected 'key = text'", i + 1))?;
             let k = k.trim();
+            // A byte test, not `"._-".contains(c)`: that searches a string for every
+            // character of every key, which was most of the catalog's parse at start-up.
             if k.is_empty()
                 || !k
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-'))
             {
                 return Err(format!("line {}: bad key '{k}'", i + 1));
             }

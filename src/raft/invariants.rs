@@ -70,6 +70,12 @@ struct Memo {
     /// What the node looked like at its last check, if that check found nothing wrong: a
     /// node that still looks the same would be found clean again (see [`Checker::check_node`]).
     quiet: Option<Look>,
+    /// Set by a check that left `quiet` equal to the node as it is (with a known
+    /// configuration stamp), cleared by [`Checker::unsettle`]: while set, a check of the node
+    /// would skip it as quiet, so the caller may leave it out (see [`Checker::settled`]).
+    /// Not kept across serialization (unknown reads as unsettled).
+    #[serde(skip)]
+    settled: bool,
 }
 
 /// Everything of a node that its check reads, in summary: while these stay the same, the log
@@ -251,6 +257,7 @@ impl Checker {
             m.tail = (0, 0);
             m.lead = None;
             m.quiet = None;
+            m.settled = false;
         }
     }
 
@@ -263,6 +270,44 @@ impl Checker {
         };
         if let Some(m) = self.memo.get_mut(id) {
             m.quiet = None;
+            m.settled = false;
+        }
+    }
+
+    /// Whether node `id` is known to be unchanged since a check found it clean: checking it
+    /// now would skip it as quiet (find nothing, change nothing), so a caller may leave it
+    /// out of [`Checker::check_touched`]. True only if every change to the node since that
+    /// check was reported with [`Checker::unsettle`].
+    pub fn settled(&self, id: NodeId) -> bool {
+        self.memo.get(id).is_some_and(|m| m.settled)
+    }
+
+    /// Node `id` changed (or may have: its raft state, whether it runs, its lineage): it is
+    /// no longer [`Checker::settled`] until its next check.
+    pub fn unsettle(&mut self, id: NodeId) {
+        if let Some(m) = self.memo.get_mut(id) {
+            m.settled = false;
+        }
+    }
+
+    /// Whether the [`Checker::settled`] mark of `o`'s node lies: set although a check now
+    /// would not skip the node as quiet (for the tests of every path that changes a node).
+    #[cfg(test)]
+    pub(crate) fn settled_mark_lies(&self, o: Observed) -> bool {
+        let id = o.raft.id;
+        let look = Look::of(o, self.lineage_of(id));
+        self.memo
+            .get(id)
+            .is_some_and(|m| m.settled && !(look.config_stamp != 0 && m.quiet == Some(look)))
+    }
+
+    /// Every node may have changed (see [`Checker::unsettle`]).
+    pub fn unsettle_all(&mut self) {
+        for m in self.memo.slots.iter_mut().flatten() {
+            m.settled = false;
+        }
+        for m in self.memo.large.values_mut() {
+            m.settled = false;
         }
     }
 
@@ -336,6 +381,7 @@ impl Checker {
         // nothing. Not for a tracker of unknown stamp (0), nor in the full check.
         let look = Look::of(o, lineage);
         if !full && look.config_stamp != 0 && memo.quiet == Some(look) {
+            memo.settled = true;
             return;
         }
         let found_before = out.len();
@@ -413,7 +459,9 @@ impl Checker {
         } else {
             memo.lead = None;
         }
-        memo.quiet = (out.len() == found_before).then_some(look);
+        let clean = out.len() == found_before;
+        memo.quiet = clean.then_some(look);
+        memo.settled = clean && look.config_stamp != 0;
     }
 
     fn check_leader<'a>(

@@ -26,6 +26,8 @@ use super::{invariant_words, labels, words};
 mod lost;
 mod peek;
 mod queue;
+#[cfg(test)]
+mod settled_tests;
 
 use queue::EventQueue;
 
@@ -302,6 +304,7 @@ impl Sim {
         let node_rng = self.rng.fork(id);
         let phase = self.rng.range(0, TICK_MS);
         let raft = Raft::new(id, self.genesis.clone(), self.opts.raft_config(), node_rng);
+        self.checker.unsettle(id);
         self.nodes.insert(
             id,
             SimNode {
@@ -319,6 +322,7 @@ impl Sim {
         };
         node.status = Status::Running;
         node.epoch += 1;
+        self.checker.unsettle(id);
         self.started.insert(id);
         let (epoch, phase) = (node.epoch, node.phase);
         let next = (self.now / TICK_MS) * TICK_MS + phase;
@@ -511,6 +515,13 @@ impl Sim {
         };
         if let Some(cause) = cause {
             self.settle_lost();
+            // A delivery's sender is checked only if it may have changed since its last
+            // clean check (this event reports a snapshot's fate to it or stops it; an earlier
+            // event left it unchecked): otherwise its check would skip it as quiet.
+            let touched = match touched {
+                [to, from] if to != from && self.checker.settled(from) => [to, to],
+                t => t,
+            };
             self.check(|| cause.words(), Some(&touched));
         }
         // Not after a retry itself: what it could not send waits for the next change.
@@ -589,6 +600,7 @@ impl Sim {
             if n.status == Status::Running {
                 n.status = Status::Removed;
                 n.epoch += 1;
+                self.checker.unsettle(id);
                 self.log(Some(id), EventKind::Membership, why);
                 self.refresh_links();
             }
@@ -636,11 +648,14 @@ impl Sim {
             seq,
             opts,
             now,
+            checker,
             ..
         } = self;
         let Some(node) = nodes.get_mut(&id) else {
             return;
         };
+        // Every change of a node's raft state passes through here.
+        checker.unsettle(id);
         update(&mut node.raft);
         for m in node.raft.msgs.drain(..) {
             let latency = rng.range(opts.latency_min, opts.latency_max + 1);
@@ -837,6 +852,7 @@ impl Sim {
             if let Some(n) = self.nodes.get_mut(g) {
                 if matches!(n.status, Status::NotStarted | Status::Misconfigured) {
                     n.status = Status::Removed;
+                    self.checker.unsettle(*g);
                 }
             }
         }
@@ -940,6 +956,8 @@ impl Sim {
 
     /// [`Sim::apply`], with the error as a message for any language.
     pub fn apply_worded(&mut self, action: &Action) -> Result<(), Msg> {
+        // An action may change any node (and one that fails is not checked after).
+        self.checker.unsettle_all();
         let r = self.apply_inner(action);
         if r.is_ok() {
             self.settle_lost();

@@ -23,11 +23,19 @@ use super::network::InFlight;
 pub struct InFlightMap {
     /// The id of `slots[0]`.
     first: u64,
-    /// One slot per id from `first`; None where that message is gone. Neither end is None.
+    /// One slot per id from `first`; None where that message is gone. The front `dead`
+    /// slots are None; the back may be None too (ids are handed out in order, so the next
+    /// id is the one after the last slot either way).
     slots: VecDeque<Option<InFlight>>,
+    /// How many slots at the front are known to be None. They are dropped in batches:
+    /// popping one slot at a time moved a whole (empty) message each time.
+    dead: usize,
     /// Messages held.
     len: usize,
 }
+
+/// Empty front slots are dropped once this many have gathered.
+const DEAD_BATCH: usize = 32;
 
 impl InFlightMap {
     /// No message.
@@ -60,6 +68,11 @@ impl InFlightMap {
         let id = f.id;
         if self.slots.is_empty() {
             self.first = id;
+        } else if id.checked_sub(self.first) == Some(self.slots.len() as u64) {
+            // The usual case, the next id: one move of the message into place.
+            self.slots.push_back(Some(f));
+            self.len += 1;
+            return;
         } else if id < self.first {
             for _ in id + 1..self.first {
                 self.slots.push_front(None);
@@ -74,6 +87,7 @@ impl InFlightMap {
         if self.slots[i].replace(f).is_none() {
             self.len += 1;
         }
+        self.dead = self.dead.min(i);
     }
 
     /// Takes the message with id `id` out.
@@ -81,12 +95,18 @@ impl InFlightMap {
         let i = self.slot(*id)?;
         let f = self.slots[i].take()?;
         self.len -= 1;
-        while matches!(self.slots.front(), Some(None)) {
-            self.slots.pop_front();
-            self.first += 1;
-        }
-        while matches!(self.slots.back(), Some(None)) {
-            self.slots.pop_back();
+        if self.len == 0 {
+            self.slots.clear();
+            self.dead = 0;
+        } else if i == self.dead {
+            while matches!(self.slots.get(self.dead), Some(None)) {
+                self.dead += 1;
+            }
+            if self.dead >= DEAD_BATCH {
+                self.slots.drain(..self.dead);
+                self.first += self.dead as u64;
+                self.dead = 0;
+            }
         }
         Some(f)
     }
@@ -185,6 +205,7 @@ mod tests {
             let probe = rng.range(0, next + 2);
             assert_eq!(map.get(&probe), model.get(&probe).map(|b| &**b));
             assert_eq!(map.len(), model.len());
+            assert!(map.slots.iter().take(map.dead).all(Option::is_none));
             if step % 100 == 0 {
                 assert_eq!(format!("{map:?}"), format!("{model:?}"));
             }
@@ -200,5 +221,51 @@ mod tests {
         let back: InFlightMap =
             serde_json::from_str(&serde_json::to_string(&map).unwrap()).unwrap();
         assert_eq!(back, map);
+    }
+
+    /// The simulator's pattern: ids sent in order, each delivered a little later in a
+    /// shuffled order, the window sliding far past many batches of dropped front slots.
+    #[test]
+    fn a_sliding_window_drops_its_empty_front_in_batches_and_reads_the_same() {
+        let mut rng = Rng::new(11);
+        let mut map = InFlightMap::new();
+        let mut model: BTreeMap<u64, InFlight> = BTreeMap::new();
+        let mut next = 0;
+        let mut longest = 0;
+        for step in 0..20_000 {
+            if rng.range(0, 2) == 0 || model.is_empty() {
+                next += 1;
+                map.insert(flight(next));
+                model.insert(next, flight(next));
+            } else {
+                // Mostly the oldest few, sometimes any.
+                let live: Vec<u64> = model.keys().copied().collect();
+                let k = if rng.range(0, 4) == 0 {
+                    rng.range(0, live.len() as u64)
+                } else {
+                    rng.range(0, live.len().min(3) as u64)
+                } as usize;
+                let id = live[k];
+                assert_eq!(map.remove(&id), model.remove(&id));
+            }
+            assert_eq!(map.len(), model.len());
+            assert!(map.slots.iter().take(map.dead).all(Option::is_none));
+            assert!(
+                map.dead < DEAD_BATCH,
+                "the empty front is dropped in batches"
+            );
+            assert_eq!(map.slots.iter().flatten().count(), map.len);
+            longest = longest.max(map.slots.len());
+            if step % 50 == 0 {
+                assert!(map.values().map(|f| f.id).eq(model.keys().copied()));
+                let probe = rng.range(0, next + 2);
+                assert_eq!(map.get(&probe), model.get(&probe));
+            }
+        }
+        assert!(
+            next > 5_000 && longest < 1_000,
+            "the window slides: {longest} slots"
+        );
+        assert_eq!(format!("{map:?}"), format!("{model:?}"));
     }
 }

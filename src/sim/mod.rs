@@ -21,6 +21,7 @@ pub mod in_flight;
 pub mod invariant_words;
 pub mod labels;
 pub mod launch;
+pub mod link_tails;
 pub mod network;
 pub mod options;
 pub mod oracle;

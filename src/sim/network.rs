@@ -5,9 +5,10 @@
 //! arrives, so a partition made while a message is in flight drops it.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use super::in_flight::InFlightMap;
+use super::link_tails::LinkTails;
 use crate::raft::{Message, NodeId};
 
 /// A message on its way.
@@ -38,7 +39,7 @@ pub struct Network {
     /// Messages in flight by id.
     pub in_flight: InFlightMap,
     /// The arrival time of the last message on each directed link (FIFO).
-    pub link_tail: BTreeMap<(NodeId, NodeId), u64>,
+    pub link_tail: LinkTails,
     /// The next message id.
     pub next_id: u64,
 }
@@ -103,9 +104,7 @@ impl Network {
     /// Puts `msg` in flight: it arrives `latency` ms after `now`, but not before the previous
     /// message on the same link. Returns its id and arrival time.
     pub fn send(&mut self, msg: Message, now: u64, latency: u64, lost: bool) -> (u64, u64) {
-        let tail = self.link_tail.entry((msg.from, msg.to)).or_insert(0);
-        let at = (now + latency).max(*tail);
-        *tail = at;
+        let at = self.link_tail.arrival(msg.from, msg.to, now + latency);
         let id = self.next_id;
         self.next_id += 1;
         self.in_flight.insert(InFlight {

@@ -215,6 +215,7 @@ impl Sim {
                 .get(id)
                 .is_some_and(|n| matches!(n.status, Status::NotStarted | Status::Misconfigured));
             if unused && !cfg.members().contains(id) {
+                self.checker.unsettle(*id);
                 self.nodes.remove(id);
             }
         }
@@ -477,6 +478,7 @@ impl Sim {
         self.create_node(id);
         if misconfigured {
             self.nodes.get_mut(&id).expect("created").status = Status::Misconfigured;
+            self.checker.unsettle(id);
         }
         let change = if learner {
             ConfChangeSingle::AddLearner(id)

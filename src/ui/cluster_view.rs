@@ -138,7 +138,7 @@ pub fn render(v: &View) -> Html {
             <Hulls hulls={hulls} />
             <Links {links} />
             <g class="nodes">{ nodes }</g>
-            <message_view::MessageLayer msgs={msgs} dispatch={v.dispatch.clone()} />
+            <message_view::MessageLayer msgs={msgs} lang={v.ui.lang} dispatch={v.dispatch.clone()} />
             if empty {
                 <text x={fmt(geometry::WIDTH / 2.0)} y="220" text-anchor="middle" class="hint">{ tr!(v.ui.lang, "ui.cv.no_nodes") }</text>
             }

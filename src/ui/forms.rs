@@ -49,6 +49,8 @@ pub enum Field {
     Preset,
     /// Toolbar: learner-ready percent being typed ("" = show the option in force).
     LearnerReady,
+    /// Scenario: the "show script" list is open ("true"/"false").
+    ScriptShown,
 }
 
 /// Every form's current values.
@@ -80,6 +82,8 @@ pub struct Forms {
     /// Partition group chosen per node: 0 = none, 1 = A, 2 = B, 3 = C; by node id, each
     /// id once (see [`Forms::set_group`]).
     pub groups: Vec<(NodeId, u8)>,
+    /// Whether the scenario's "show script" list is open: its lines are drawn only then.
+    pub script_shown: bool,
 }
 
 impl Forms {
@@ -109,6 +113,7 @@ impl Forms {
             preset: String::new(),
             learner_ready: None,
             groups: Vec::new(),
+            script_shown: false,
         }
     }
 
@@ -163,6 +168,7 @@ impl Forms {
             Field::Paste => self.paste = v,
             Field::Preset => self.preset = v,
             Field::LearnerReady => self.learner_ready = (!v.is_empty()).then_some(v),
+            Field::ScriptShown => self.script_shown = flag,
         }
     }
 }

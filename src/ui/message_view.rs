@@ -2,21 +2,26 @@
 //! ReadIndex; replies marked ✓ or ✕) with an arrowhead and a tail showing its direction,
 //! moving along its link at its simulated timing; and the detail card of the one clicked,
 //! with a button to drop it. The pills are their own component, the only part of the drawing
-//! redrawn in a frame where nothing but messages moved.
+//! redrawn in a frame where nothing but messages moved, drawn in a pool of reused slots.
+
+use std::collections::BTreeMap;
 
 use yew::prelude::*;
+use yew::TargetCast;
 
 use crate::i18n::Lang;
-use crate::raft::{Message, MsgType};
+use crate::raft::{Message, MsgType, NodeId};
 use crate::sim::{labels, Action};
 use crate::tr;
 
 use super::app::{Msg, View};
 use super::cluster_view::{fmt, Layout};
 use super::geometry::{self, Pt};
+use super::glyph_pool::Pool;
 use super::style::node_name;
 
-/// One message as drawn.
+/// One message as drawn: where it is and what it is (its tooltip is worded only when a slot
+/// starts showing it, see [`MessageLayer`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Glyph {
     id: u64,
@@ -27,9 +32,12 @@ pub struct Glyph {
     label: String,
     outcome: &'static str,
     lost: bool,
-    entries: bool,
     selected: bool,
-    title: String,
+    msg_type: MsgType,
+    from: NodeId,
+    to: NodeId,
+    term: u64,
+    entries: usize,
 }
 
 /// Half the height of a pill, SVG units.
@@ -83,38 +91,20 @@ pub fn glyphs(v: &View, lay: &Layout) -> Vec<Glyph> {
             let a2 = geometry::towards(a, b, margin);
             let b2 = geometry::towards(b, a, margin);
             let m = &f.msg;
-            let out = outcome(m);
-            let l = v.ui.lang;
-            let title = tr!(
-                l,
-                "ui.msg.tip",
-                kind = type_name(l, m.msg_type),
-                from = node_name(m.from),
-                to = node_name(m.to),
-                term = m.term,
-                entries = if m.entries.is_empty() {
-                    String::new()
-                } else {
-                    tr!(l, "ui.msg.entries", n = m.entries.len())
-                },
-                outcome = match out {
-                    "" => "",
-                    "rejected" => tr!(l, "ui.msg.rejected"),
-                    "granted" => tr!(l, "ui.msg.granted"),
-                    _ => tr!(l, "ui.msg.ok"),
-                }
-            );
             Some(Glyph {
                 id: f.id,
                 at: geometry::along(a2, b2, frac, SIDE),
                 dir: geometry::direction(a, b),
                 kind: m.msg_type.name(),
                 label: label(m),
-                outcome: out,
+                outcome: outcome(m),
                 lost: f.lost,
-                entries: !m.entries.is_empty(),
                 selected: v.ui.selected_msg == Some(f.id),
-                title,
+                msg_type: m.msg_type,
+                from: m.from,
+                to: m.to,
+                term: m.term,
+                entries: m.entries.len(),
             })
         })
         .collect()
@@ -143,26 +133,114 @@ fn outcome(m: &Message) -> &'static str {
     }
 }
 
+/// The tooltip of a message.
+fn title(l: Lang, g: &Glyph) -> String {
+    tr!(
+        l,
+        "ui.msg.tip",
+        kind = type_name(l, g.msg_type),
+        from = node_name(g.from),
+        to = node_name(g.to),
+        term = g.term,
+        entries = if g.entries == 0 {
+            String::new()
+        } else {
+            tr!(l, "ui.msg.entries", n = g.entries)
+        },
+        outcome = match g.outcome {
+            "" => "",
+            "rejected" => tr!(l, "ui.msg.rejected"),
+            "granted" => tr!(l, "ui.msg.granted"),
+            _ => tr!(l, "ui.msg.ok"),
+        }
+    )
+}
+
+/// How much of a slot's drawing can stay when it goes from showing `a` to showing `b`: the
+/// same label and direction leave all but the position and id; the same label leaves the
+/// pill; the same kind, its colours.
+fn alike(a: &Shown, b: &Shown) -> u8 {
+    let (a, b) = (&a.glyph, &b.glyph);
+    match (a.label == b.label, a.dir == b.dir, a.kind == b.kind) {
+        (true, true, _) => 3,
+        (true, false, _) => 2,
+        (false, _, true) => 1,
+        _ => 0,
+    }
+}
+
+/// A message with its tooltip, as a slot shows it.
+#[derive(Clone)]
+struct Shown {
+    glyph: Glyph,
+    title: AttrValue,
+    /// The language of the title.
+    lang: Lang,
+}
+
 /// The messages layer's inputs.
 #[derive(Clone, Debug, PartialEq, Properties)]
 pub struct LayerProps {
     pub msgs: Vec<Glyph>,
+    pub lang: Lang,
     pub dispatch: Callback<Msg>,
 }
 
-/// The messages in flight.
+/// The messages in flight, drawn in a pool of slots ([`glyph_pool`]): a tick that delivers
+/// some messages and sends as many new ones changes a few attributes of existing elements
+/// instead of removing and creating groups of shapes. Idle slots stay hidden, without the
+/// `data-msg-*` attributes, so only messages in flight match `[data-msg-id]`.
 #[component]
 pub fn MessageLayer(p: &LayerProps) -> Html {
-    let items = p
+    let pool = use_mut_ref(Pool::<Shown>::default);
+    // One listener for the layer: the clicked message is the slot's data-msg-id.
+    let onclick = use_callback(p.dispatch.clone(), |e: MouseEvent, dispatch| {
+        let Some(el) = e.target_dyn_into::<web_sys::Element>() else {
+            return;
+        };
+        let id = el
+            .closest("[data-msg-id]")
+            .ok()
+            .flatten()
+            .and_then(|g| g.get_attribute("data-msg-id"))
+            .and_then(|id| id.parse::<u64>().ok());
+        if let Some(id) = id {
+            e.stop_propagation();
+            dispatch.emit(Msg::SelectMessage(Some(id)));
+        }
+    });
+    let l = p.lang;
+    let mut pool = pool.borrow_mut();
+    // The tooltip is worded once per message (a slot keeps it while the message travels).
+    let kept: BTreeMap<u64, AttrValue> = pool
+        .slots()
+        .iter()
+        .filter(|s| s.item.lang == l)
+        .filter_map(|s| Some((s.id?, s.item.title.clone())))
+        .collect();
+    let shown: Vec<Shown> = p
         .msgs
         .iter()
-        .map(|g| glyph(g, &p.dispatch))
+        .map(|g| Shown {
+            title: kept
+                .get(&g.id)
+                .cloned()
+                .unwrap_or_else(|| AttrValue::from(title(l, g))),
+            lang: l,
+            glyph: g.clone(),
+        })
+        .collect();
+    let items = pool
+        .place(shown.iter().map(|s| (s.glyph.id, s)), alike)
+        .iter()
+        .enumerate()
+        .map(|(i, slot)| glyph(i, slot.id.is_some(), &slot.item))
         .collect::<Html>();
-    html! { <g class="msgs">{ items }</g> }
+    html! { <g class="msgs" {onclick}>{ items }</g> }
 }
 
-fn glyph(g: &Glyph, dispatch: &Callback<Msg>) -> Html {
-    let id = g.id;
+fn glyph(key: usize, live: bool, s: &Shown) -> Html {
+    let g = &s.glyph;
     let mut class = classes!("msg", format!("m-{}", g.kind));
     if !g.outcome.is_empty() {
         class.push(format!("out-{}", g.outcome));
@@ -170,17 +248,16 @@ fn glyph(g: &Glyph, dispatch: &Callback<Msg>) -> Html {
     if g.lost {
         class.push("lost");
     }
-    if g.entries {
+    if g.entries > 0 {
         class.push("has-entries");
     }
-    if g.selected {
+    let selected = live && g.selected;
+    if selected {
         class.push("selected");
     }
-    let d = dispatch.clone();
-    let onclick = Callback::from(move |e: MouseEvent| {
-        e.stop_propagation();
-        d.emit(Msg::SelectMessage(Some(id)));
-    });
+    if !live {
+        class.push("idle");
+    }
     // A pill sized to its label, an arrowhead ahead of it and a tail behind it, drawn around
     // the origin and moved by the group's transform: as a message travels, only that one
     // attribute changes (its shape's attributes stay as they were, so yew leaves them alone
@@ -201,13 +278,17 @@ fn glyph(g: &Glyph, dispatch: &Callback<Msg>) -> Html {
     );
     let (tail0, tail1) = (edge + 16.0, edge);
     let p = g.at;
+    // An idle slot keeps its last drawing, hidden (not removed from the layout, so showing
+    // it again lays nothing out anew), and loses its data-msg-* hooks.
+    let hook = |v: String| live.then_some(v);
     html! {
-        <g class={class} key={id.to_string()} data-msg-type={g.kind} data-msg-id={id.to_string()}
-            data-outcome={g.outcome} data-label={g.label.clone()} {onclick}
+        <g class={class} key={key.to_string()} data-msg-type={live.then_some(g.kind)}
+            data-msg-id={hook(g.id.to_string())} data-outcome={live.then_some(g.outcome)}
+            data-label={hook(g.label.clone())} visibility={(!live).then_some("hidden")}
             transform={format!("translate({},{})", fmt(p.x), fmt(p.y))}>
-            <title>{ g.title.clone() }</title>
+            <title>{ s.title.clone() }</title>
             <line class="tail" x1={fmt(-dx * tail0)} y1={fmt(-dy * tail0)} x2={fmt(-dx * tail1)} y2={fmt(-dy * tail1)} />
-            if g.selected {
+            if selected {
                 <rect class="msg-sel" x={fmt(-half_w - 4.0)} y={fmt(-PILL_H - 4.0)}
                     width={fmt(2.0 * half_w + 8.0)} height={fmt(2.0 * PILL_H + 8.0)} rx="14" />
             }

@@ -19,6 +19,7 @@ mod explore_panel;
 mod forms;
 mod geometry;
 mod glossary;
+mod glyph_pool;
 mod help;
 mod keys;
 mod lang_pref;

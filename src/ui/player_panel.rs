@@ -96,7 +96,10 @@ fn is_check(stmt: &Stmt) -> bool {
     }
 }
 
-fn script(v: &View, s: &Lesson) -> Html {
+/// The script's lines: the current one marked, each check passed or failed, "run to here".
+/// Built only while the "show script" list is open: a scenario of thousands of lines would
+/// otherwise be drawn again, unseen, at every step of the player.
+fn script_lines(v: &View, s: &Lesson) -> Html {
     let p = &s.player;
     let l = v.ui.lang;
     let link = v.link;
@@ -109,9 +112,7 @@ fn script(v: &View, s: &Lesson) -> Html {
         }
     }
     let next = p.next_line();
-    let failures = p.failures().len();
-    let lines = p
-        .script
+    p.script
         .lines
         .iter()
         .enumerate()
@@ -154,7 +155,21 @@ fn script(v: &View, s: &Lesson) -> Html {
                 </li>
             }
         })
-        .collect::<Html>();
+        .collect::<Html>()
+}
+
+fn script(v: &View, s: &Lesson) -> Html {
+    let p = &s.player;
+    let l = v.ui.lang;
+    let link = v.link;
+    let next = p.next_line();
+    let failures = p.failures().len();
+    let shown = v.ui.forms.script_shown;
+    // The browser opens and closes the list itself; the app follows, to draw the lines.
+    let ontoggle = link.callback(|e: Event| {
+        let d: web_sys::Element = e.target_unchecked_into();
+        Msg::Field(Field::ScriptShown, d.has_attribute("open").to_string())
+    });
     let done = p.done();
     let total = p.script.lines.len();
     let at = next.map_or(total, |n| n);
@@ -180,9 +195,11 @@ fn script(v: &View, s: &Lesson) -> Html {
                     }
                 </span>
             </div>
-            <details class="show-script">
+            <details class="show-script" open={shown} {ontoggle}>
                 <summary>{ tr!(l, "ui.pl.show_script") }</summary>
-                <ol class="lines" tabindex="0" aria-label={tr!(l, "ui.pl.lines_aria")}>{ lines }</ol>
+                if shown {
+                    <ol class="lines" tabindex="0" aria-label={tr!(l, "ui.pl.lines_aria")}>{ script_lines(v, s) }</ol>
+                }
             </details>
         </div>
     }

@@ -18,8 +18,8 @@
 //           only when a search starts), raw and gzipped.
 //   sim     the same scenario (5 nodes, --writes writes to distinct keys, one a tick) run to
 //           its end, --runs times each way: in wasm by the page's benchmark entry (simulation
-//           alone, nothing drawn) and by the app's "run all" (simulation + one redraw of the
-//           scenario tab); natively by `raftlab bench --scenario` (in-process, the same work as
+//           alone, nothing drawn) and by the app's "run all" (simulation, its history, one
+//           redraw of the page, the script's closed list not drawn); natively by `raftlab bench --scenario` (in-process, the same work as
 //           the entry) and `raftlab run --json` (the whole process; RAFTLAB_BIN or
 //           target/release/raftlab). Simulated ticks per second of CPU time (the page's main
 //           thread, from DevTools' ThreadTime; the process's user + system time), the page
@@ -414,7 +414,8 @@ async function coldPart() {
 // The same scenario through the app's wasm and natively, four ways, so the ratio's parts show:
 // the simulation alone (the page's benchmark entry, nothing drawn; `raftlab bench --scenario`
 // in-process natively: both call sim::player::run_text) and the whole of what a person waits
-// for (the app's "run all", which includes redrawing the scenario's lines; `raftlab run --json`
+// for (the app's "run all", which includes the run's history and a redraw of the page; the
+// scenario's lines are drawn only while "show script" is open, and it is closed here; `raftlab run --json`
 // as a process).
 async function simPart() {
   const lines = ['cluster 5 seed=3', 'await leader != none within 60'];
@@ -460,7 +461,8 @@ async function simPart() {
     }
   }
 
-  // The app's "run all": the simulation, then one redraw of the scenario tab (its lines too).
+  // The app's "run all": the simulation with its history, then one redraw of the page (the
+  // "show script" list is closed, so not of the script's lines).
   const wasm = [];
   for (let r = 0; r < runs; r++) {
     const app = await openWithProbes('?paused=1');
@@ -540,7 +542,7 @@ async function simPart() {
   console.log(`sim:     scenario: 5 nodes, ${writes} writes to distinct keys, one a tick (${lines.length} lines); ${runs} runs each`);
   row('wasm, simulation alone, cold (page entry raftlab_run_text, nothing drawn, first call in a fresh page)', cold);
   row('wasm, simulation alone, warm (the same entry called again in the same page)', warm);
-  row(`wasm, the app's "run all" (simulation + redraw of the ${lines.length}-line script), fresh pages`, wasm);
+  row(`wasm, the app's "run all" (simulation + history + redraw; the ${lines.length}-line script's list closed), fresh pages`, wasm);
   const ac = cold.filter((r) => r.cpu != null);
   const wc = wasm.filter((r) => r.cpu != null);
   if (ac.length && wc.length) {

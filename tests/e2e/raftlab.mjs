@@ -7,7 +7,8 @@
 //   quorum:   [data-quorum][data-voters][data-reachable][data-has-quorum][data-joint]
 //   state:    [data-now][data-head][data-playing][data-fingerprint] (fingerprint only while paused)
 //   badge:    [data-violations]
-//   player:   [data-current-line], [data-expect="pass|fail"], [data-narration], [data-done]
+//   player:   [data-current-line], [data-expect="pass|fail"] (drawn only while "show script" is
+//             open: showScript), [data-narration], [data-done], [data-failures]
 
 /** Every node as {id, role, term, status, vote, learner, commit}. */
 export function nodes(page) {
@@ -72,6 +73,17 @@ export const play = (page) => setPlaying(page, true);
 /** Opens a right-hand tab: node, network, membership, client, scenario, export / share. */
 export async function openTab(page, name) {
   await page.click(`[data-tab="${name}"]`);
+}
+
+/**
+ * Opens the scenario tab and its "show script" list, whose lines ([data-expect],
+ * [data-current-line], .line) are drawn only while it is open; waits for them.
+ */
+export async function showScript(page) {
+  await openTab(page, 'scenario');
+  const list = page.locator('.script details.show-script');
+  if ((await list.getAttribute('open')) === null) await list.locator('> summary').click();
+  await page.waitForSelector('.script .lines li.line');
 }
 
 /** Clicks a node in the cluster drawing (which opens the node panel). */

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
+import { showScript } from './raftlab.mjs';
 
 const WORKER_WASM = /explore_worker_bg\.wasm$/;
 
@@ -135,6 +136,7 @@ test('preset 26: the search finds the disruptive rejoin, and the hit loads as a 
         await page.click('.script button[aria-label="run all lines"]');
         await page.waitForSelector('.script[data-done="true"]');
         assert.equal(await page.getAttribute('.script', 'data-failures'), '1');
+        await showScript(page);
         const failed = page.locator('.script li[data-expect="fail"] code.src');
         assert.equal(await failed.count(), 1);
         assert.equal(await failed.textContent(), 'expect disruptions < 1');

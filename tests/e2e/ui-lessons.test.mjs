@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
 import { lessonState, pageScroll, visibility, waitStep } from './lessons.mjs';
-import { openTab, simNow } from './raftlab.mjs';
+import { openTab, showScript, simNow } from './raftlab.mjs';
 
 const CONTINUE = 'button[aria-label="continue the scenario"], button[aria-label="start the lesson"]';
 const RUN_NOW = 'button[aria-label="run to next pause"]';
@@ -27,7 +27,7 @@ test('a lesson stretch plays over many animation frames, with messages in flight
             const frames = [];
             const tick = () => {
               const now = Number(document.querySelector('[data-now]').dataset.now);
-              const msgs = [...document.querySelectorAll('.msgs .msg')].map((m) => m.dataset.msgType);
+              const msgs = [...document.querySelectorAll('.msgs .msg[data-msg-id]')].map((m) => m.dataset.msgType);
               const dock = document.querySelector('[data-lesson-step]');
               frames.push({ now, msgs });
               if ((dock.dataset.lessonStep === '2' && dock.dataset.lessonPlaying === 'false') || frames.length > 20000) {
@@ -95,6 +95,7 @@ test('lesson: back, replay this step, the toolbar play continues the lesson, end
       await page.click(CONTINUE);
       await page.waitForSelector('[data-lesson-end]');
       assert.match(await page.textContent('[data-lesson-end]'), /Remember:/);
+      await showScript(page);
       assert.equal(await page.locator('[data-expect="fail"]').count(), 0);
       await app.screenshot('lesson-01-end-card');
       await page.click('button[title="next lesson"]');

@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
-import { openTab, waitLeader } from './raftlab.mjs';
+import { openTab, showScript, waitLeader } from './raftlab.mjs';
 
 const BIN = process.env.RAFTLAB_BIN || fileURLToPath(new URL('../../target/debug/raftlab', import.meta.url));
 const PRESETS = readdirSync(new URL('../../scenarios/presets/', import.meta.url))
@@ -39,6 +39,7 @@ test('every preset plays to its end in the browser and matches the native run', 
         await page.click('button[aria-label="run to next pause"]');
       }
       await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 30_000 });
+      await showScript(page);
       assert.equal(await page.locator('[data-expect="fail"]').count(), 0, `${id}: an expect failed in the browser`);
       await page.waitForFunction(() => document.querySelector('[data-fingerprint]')?.dataset.fingerprint, null, {
         polling: 50,

@@ -1,7 +1,8 @@
 // Issue 12, item 1: render only what changed. While only messages move, the nodes, logs and
 // events are not touched, and the panels that do not move with the clock (toolbar controls,
 // tabs, welcome box) are not even built again; while paused, no animation frame is even
-// requested. A message in flight moves by one attribute (its group's transform).
+// requested. A message in flight moves by one attribute (its group's transform), and message
+// glyphs are reused from a pool rather than created and removed at every tick.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
@@ -55,12 +56,17 @@ test('a travelling message is moved by its group transform alone, its shapes unt
     const seen = await page.evaluate(
       () =>
         new Promise((resolve) => {
-          const moved = { transform: 0, other: [] };
+          const moved = { transform: 0, reused: 0, other: [] };
+          // One batch of records per render. A slot of the pool that starts or stops showing a
+          // message (its data-msg-id changes) is redrawn for that message: its other changes
+          // in the same batch are not a message travelling.
           const o = new MutationObserver((ms) => {
+            const taken = new Set(ms.filter((m) => m.attributeName === 'data-msg-id').map((m) => m.target));
+            moved.reused += taken.size;
             for (const m of ms) {
               if (m.type !== 'attributes') continue;
               const g = m.target.closest('g.msg');
-              if (!g) continue;
+              if (!g || taken.has(g)) continue;
               if (m.target === g && m.attributeName === 'transform') moved.transform++;
               else moved.other.push(`${m.target.tagName}.${m.attributeName}`);
             }
@@ -71,10 +77,56 @@ test('a travelling message is moved by its group transform alone, its shapes unt
           requestAnimationFrame(tick);
         }),
     );
-    const report = JSON.stringify({ transform: seen.transform, other: [...new Set(seen.other)] });
+    const report = JSON.stringify({ transform: seen.transform, reused: seen.reused, other: [...new Set(seen.other)] });
     assert.ok(seen.transform > 0, `messages moved by their transform: ${report}`);
     assert.deepEqual([...new Set(seen.other)], [], `no other attribute of a message changed while it travelled: ${report}`);
   }),
+);
+
+test('message glyphs are reused: a render creates one only when more messages fly than the layer has slots', { timeout: 90_000 }, () =>
+  withApp('render-msg-pool', async (app) => {
+    const { page } = app;
+    await waitLeader(page);
+    const seen = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const layer = document.querySelector('.cluster .msgs');
+          const slots = () => layer.children.length;
+          const live = () => layer.querySelectorAll(':scope > g[data-msg-id]').length;
+          const ids = new Set();
+          const out = { created: 0, inside: [], over: [] };
+          let before = slots();
+          const o = new MutationObserver((ms) => {
+            // Elements added to the layer (new slots) and inside slots that already existed.
+            const added = ms.filter((m) => m.type === 'childList').flatMap((m) => [...m.addedNodes].map((n) => [m.target, n]));
+            const created = added.filter(([t, n]) => t === layer && n.nodeType === 1).length;
+            const fresh = new Set(added.map(([, n]) => n));
+            for (const [t, n] of added) {
+              if (t !== layer && n.nodeType === 1 && !fresh.has(t.closest('.msgs > g')) && !n.matches('rect.msg-sel')) out.inside.push(n.tagName);
+            }
+            const need = Math.max(0, live() - before);
+            if (created > need) out.over.push({ created, need, slotsBefore: before, live: live() });
+            out.created += created;
+            before = slots();
+          });
+          o.observe(layer, { subtree: true, childList: true });
+          let frames = 0;
+          const tick = () => {
+            for (const g of layer.querySelectorAll('[data-msg-id]')) ids.add(g.dataset.msgId);
+            if (++frames >= 300) {
+              o.disconnect();
+              resolve({ ...out, messages: ids.size, slots: slots() });
+            } else requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        }),
+    );
+    const report = JSON.stringify({ ...seen, over: seen.over.slice(0, 5) });
+    assert.ok(seen.messages >= 30, `messages came and went while sampled: ${report}`);
+    assert.deepEqual(seen.over, [], `no render created more glyphs than the messages beyond the layer's slots: ${report}`);
+    assert.deepEqual(seen.inside, [], `no shape created inside an existing glyph: ${report}`);
+    assert.ok(seen.created < seen.messages / 2, `far fewer glyphs created than messages drawn: ${report}`);
+  }, { path: '?n=5' }),
 );
 
 test('paused: no animation frame is requested and nothing is redrawn', { timeout: 60_000 }, () =>
@@ -179,4 +231,27 @@ test('playing with only heartbeats: toolbar controls, tabs and welcome are not r
     await page.waitForFunction((n) => Number(document.querySelector('[data-builds]').dataset.builds.match(/tabs:(\d+)/)[1]) > n, after.tabs);
     assert.equal(await page.getAttribute('.tabs [data-tab="network"]', 'aria-selected'), 'true');
   }),
+);
+
+test('the scenario\'s closed "show script" list draws no lines, even after "run all"; opened, it draws them all', { timeout: 90_000 }, () =>
+  withApp('render-script-lines', async (app) => {
+    const { page } = app;
+    const lines = ['cluster 3 seed=2', 'await leader != none within 60'];
+    for (let i = 1; i <= 300; i++) lines.push(`propose k${i}=${i}`, 'tick 1');
+    lines.push('expect leader != none');
+    await page.click('[data-tab="scenario"]');
+    await page.fill('textarea[aria-label="scenario text"]', lines.join('\n') + '\n');
+    await page.click('button[aria-label="load pasted scenario"]');
+    await page.waitForSelector('[data-scenario][data-next-line="1"]');
+    await page.click('button[aria-label="run all lines"]');
+    await page.waitForSelector('[data-scenario][data-done="true"]');
+    assert.equal(await page.getAttribute('.script details.show-script', 'open'), null, 'the list is closed');
+    assert.equal(await page.locator('.script .lines li').count(), 0, 'no line drawn while the list is closed');
+    await page.click('.script details.show-script > summary');
+    await page.waitForSelector('.script .lines li.line');
+    assert.equal(await page.locator('.script .lines li.line').count(), lines.length);
+    assert.equal(await page.locator('.script [data-expect="pass"]').count(), 2, 'the await and the expect passed');
+    await page.click('.script details.show-script > summary');
+    await page.waitForFunction(() => document.querySelectorAll('.script .lines li').length === 0);
+  }, { path: '?paused=1' }),
 );

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
-import { nodeAction, openTab, pause, play, scrubTo, setSpeed, simNow, stepTicks, waitLeader, waitSimTime } from './raftlab.mjs';
+import { nodeAction, openTab, showScript, pause, play, scrubTo, setSpeed, simNow, stepTicks, waitLeader, waitSimTime } from './raftlab.mjs';
 
 const PRESET = '04-leader-isolated';
 const presetText = readFileSync(new URL(`../../scenarios/presets/${PRESET}.scn`, import.meta.url), 'utf8');
@@ -26,6 +26,7 @@ test(`preset ${PRESET} plays to its end, pausing at each narration`, { timeout: 
     await page.waitForSelector('[data-scenario][data-next-line="1"]');
     // The cluster line ran: a fresh 3-node cluster, paused.
     await page.waitForSelector('.toolbar button[data-playing="false"]');
+    await showScript(page);
     assert.equal(await page.locator('[data-current-line]').count(), 1);
 
     const seen = [];

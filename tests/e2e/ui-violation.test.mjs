@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
-import { openTab, waitLeader } from './raftlab.mjs';
+import { openTab, showScript, waitLeader } from './raftlab.mjs';
 
 const PRESET = '20-figure-8-unsafe';
 
@@ -26,6 +26,7 @@ test('a broken invariant turns the badge red, pauses the run and names what brok
       await page.waitForTimeout(0);
     }
     await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 30_000 });
+    await showScript(page);
     assert.equal(await page.locator('[data-expect="fail"]').count(), 0, 'the preset asserts the violation');
     const n = Number(await page.getAttribute('[data-violations]', 'data-violations'));
     assert.ok(n >= 1, `violations: ${n}`);
