@@ -6,13 +6,17 @@
 //! - [`sim`]: nodes over a simulated network, faults, clients, history, scenarios, CLI.
 //! - `ui` (wasm32 only): the Yew front end, rendering simulator state.
 //! - [`digest`]: a compile-time digest of the texts the browser fetches rather than carries.
+//! - [`json`]: the JSON the browser build exports, written without serde_json.
+//! - [`trig`]: sine and cosine for the drawing's angles, smaller in wasm than libm's.
 
 #![warn(missing_docs)]
 
 pub mod digest;
 pub mod i18n;
+pub mod json;
 pub mod raft;
 pub mod sim;
+pub mod trig;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

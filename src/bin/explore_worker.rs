@@ -1,5 +1,5 @@
 //! The explore worker: runs `raftlab explore`'s search inside a Web Worker, so the page stays
-//! responsive while schedules run. It answers each [`ToWorker`] request (JSON text) with
+//! responsive while schedules run. It answers each [`ToWorker`] request (its plain text form) with
 //! [`FromWorker`] messages (arrays of strings): `Ready` once listening, `Progress` about every
 //! 100 ms, then `Shrinking` and `Found`, or `Nothing`, or `Error`. Stopping a search is the
 //! page's `worker.terminate()`: nothing here needs to poll for it.
@@ -36,7 +36,7 @@ fn listen() {
     let reply = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
         let text = e.data().as_string().unwrap_or_default();
-        let req: ToWorker = match serde_json::from_str(&text) {
+        let req = match ToWorker::from_text(&text) {
             Ok(r) => r,
             Err(err) => {
                 return post(

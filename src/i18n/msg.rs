@@ -34,6 +34,9 @@ pub enum Msg {
 
 impl Msg {
     /// The message for catalog `key`, without values yet.
+    // Out of line: it is called from several hundred places, and inlined each would build
+    // the whole value in place (about 25 bytes of wasm more per call).
+    #[inline(never)]
     pub fn new(key: &'static str) -> Msg {
         Msg::Key {
             key: Cow::Borrowed(key),
@@ -47,9 +50,15 @@ impl Msg {
     }
 
     /// Adds the value of placeholder `name`.
-    pub fn arg(mut self, name: &'static str, value: impl Into<Arg>) -> Msg {
+    pub fn arg(self, name: &'static str, value: impl Into<Arg>) -> Msg {
+        self.with_arg(name, value.into())
+    }
+
+    // Out of line, for the same reason as `new`: only the conversion of the value is generic.
+    #[inline(never)]
+    fn with_arg(mut self, name: &'static str, value: Arg) -> Msg {
         if let Msg::Key { args, .. } = &mut self {
-            args.push((Cow::Borrowed(name), value.into()));
+            args.push((Cow::Borrowed(name), value));
         }
         self
     }
@@ -61,6 +70,35 @@ impl Msg {
         match self {
             Msg::Key { key, .. } => Some(key),
             Msg::Verbatim(_) => None,
+        }
+    }
+
+    /// The message as serde writes it (`{"Key": {"key": …, "args": [[name, value], …]}}` or
+    /// `{"Verbatim": text}`), for [`crate::json`].
+    pub fn to_json(&self) -> crate::json::Val {
+        use crate::json::Val;
+        match self {
+            Msg::Verbatim(t) => Val::variant("Verbatim", Val::Str(t.clone())),
+            Msg::Key { key, args } => {
+                let args = args
+                    .iter()
+                    .map(|(name, value)| {
+                        let value = match value {
+                            Arg::Num(n) => Val::variant("Num", Val::Num(*n)),
+                            Arg::Verbatim(s) => Val::variant("Verbatim", Val::Str(s.clone())),
+                            Arg::Msg(m) => Val::variant("Msg", m.to_json()),
+                        };
+                        Val::Arr(vec![Val::Str(name.to_string()), value])
+                    })
+                    .collect();
+                Val::variant(
+                    "Key",
+                    Val::Obj(vec![
+                        ("key", Val::Str(key.to_string())),
+                        ("args", Val::Arr(args)),
+                    ]),
+                )
+            }
         }
     }
 

@@ -977,7 +977,10 @@ impl Raft {
         let Some(acks) = self.read_only.recv_ack(from, m.context) else {
             return;
         };
-        let votes: BTreeMap<NodeId, bool> = acks.iter().map(|id| (*id, true)).collect();
+        // Inserted, not collected: `collect` into a B-tree map sorts first, linking a copy of
+        // std's sort into the browser build for this one pair type (the acks come sorted).
+        let mut votes: BTreeMap<NodeId, bool> = BTreeMap::new();
+        votes.extend(acks.iter().map(|id| (*id, true)));
         if self.trk.config.vote_result(&votes) != VoteResult::Won {
             return;
         }

@@ -440,12 +440,14 @@ impl ProgressTracker {
 
     /// Whether a quorum was recently active (check-quorum). `me` always counts as active.
     pub fn quorum_active(&self, me: NodeId) -> bool {
-        let votes: BTreeMap<NodeId, bool> = self
-            .progress
-            .iter()
-            .filter(|(_, p)| !p.is_learner)
-            .map(|(id, p)| (*id, *id == me || p.recent_active))
-            .collect();
+        // Inserted, not collected (no copy of std's sort for this pair type in the wasm).
+        let mut votes: BTreeMap<NodeId, bool> = BTreeMap::new();
+        votes.extend(
+            self.progress
+                .iter()
+                .filter(|(_, p)| !p.is_learner)
+                .map(|(id, p)| (*id, *id == me || p.recent_active)),
+        );
         self.config.vote_result(&votes) == VoteResult::Won
     }
 

@@ -189,6 +189,27 @@ impl fmt::Debug for Event {
     }
 }
 
+impl Event {
+    /// The event as serde writes it (the fields of [`EventRepr`], in order), for
+    /// [`crate::json`].
+    pub fn to_json(&self) -> crate::json::Val {
+        use crate::json::Val;
+        Val::Obj(vec![
+            ("seq", Val::Num(self.seq)),
+            ("time", Val::Num(self.time)),
+            ("node", Val::opt_num(self.node)),
+            // A unit variant is written as its name, which is what Debug prints.
+            ("kind", Val::Str(format!("{:?}", self.kind))),
+            ("text", Val::Str(self.text().to_string())),
+            (
+                "etcd_error",
+                self.etcd_error.clone().map_or(Val::Null, Val::Str),
+            ),
+            ("msg", self.msg.to_json()),
+        ])
+    }
+}
+
 /// An event as it is serialized: the text written out.
 #[derive(Serialize, Deserialize)]
 struct EventRepr {

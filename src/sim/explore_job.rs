@@ -2,16 +2,17 @@
 //! search cut into slices so the worker can report progress between them.
 //!
 //! The page sends the worker (the `explore_worker` binary, a Web Worker) a [`ToWorker`] as
-//! JSON text; the worker answers with [`FromWorker`] messages as lists of strings
-//! ([`FromWorker::to_fields`], [`FromWorker::from_fields`]), so the page's wasm needs no JSON
-//! reader and no decoder of schedules: a counterexample reaches it as a [`FoundSummary`] with
+//! plain text ([`ToWorker::to_text`], [`ToWorker::from_text`]); the worker answers with
+//! [`FromWorker`] messages as lists of strings ([`FromWorker::to_fields`],
+//! [`FromWorker::from_fields`]), so neither wasm needs a JSON library for them, and the page
+//! no decoder of schedules: a counterexample reaches it as a [`FoundSummary`] with
 //! its steps already written as `.scn` lines. The search itself is [`Job`]: schedules
 //! 0, 1, 2, ... in order, the same ones `raftlab explore --jobs 1` runs, so a hit found in the
 //! browser is the hit the CLI finds with the same settings, however the slices fall.
 
 use serde::{Deserialize, Serialize};
 
-use super::explore::{ExploreSpec, Explorer, Found, Hit, HitKind, Step};
+use super::explore::{ExploreSpec, Explorer, Fault, Found, Hit, HitKind, Step};
 use crate::i18n::Msg;
 
 /// The page's request: search from this scenario text (all its lines, or those before its
@@ -24,6 +25,133 @@ pub struct ToWorker {
     pub spec: ExploreSpec,
     /// Stop after this many seconds of searching (schedules not yet started are not run).
     pub seconds: Option<f64>,
+}
+
+impl ToWorker {
+    /// The request as the page posts it: one `NAME VALUE` line per setting, then a
+    /// `scenario` line and the scenario text as it is. Plain text, so neither the page nor
+    /// the worker links a JSON library for it; [`ToWorker::from_text`] reads back exactly this
+    /// request (lists in their order, the time limit to the bit, the condition as written).
+    pub fn to_text(&self) -> String {
+        let s = &self.spec;
+        let faults: Vec<&str> = s.allow.iter().map(|f| f.name()).collect();
+        let checks: Vec<&str> = s.check.iter().map(|k| check_name(*k)).collect();
+        let mut out = String::new();
+        let mut line = |name: &str, value: &str| {
+            out.push_str(name);
+            out.push(' ');
+            out.push_str(value);
+            out.push('\n');
+        };
+        line("allow", &faults.join(","));
+        line("check", &checks.join(","));
+        line("horizon", &s.horizon.to_string());
+        line("schedules", &s.schedules.to_string());
+        line("seed", &s.seed.to_string());
+        line("actions", &s.actions.to_string());
+        line("liveness", &s.liveness.to_string());
+        if let Some(c) = &s.until {
+            // A condition is one line as typed; a line break in it would end the setting.
+            line("until", &c.text.replace('\\', "\\\\").replace('\n', "\\n"));
+        }
+        if let Some(t) = self.seconds {
+            line("seconds", &t.to_bits().to_string());
+        }
+        out.push_str("scenario\n");
+        out.push_str(&self.scenario);
+        out
+    }
+
+    /// Reads what [`ToWorker::to_text`] wrote; a clear error for anything else.
+    pub fn from_text(text: &str) -> Result<ToWorker, String> {
+        let mut spec = ExploreSpec::default();
+        let mut seconds = None;
+        let mut rest = text;
+        loop {
+            let (line, after) = rest
+                .split_once('\n')
+                .ok_or("the request ends before its scenario")?;
+            rest = after;
+            if line == "scenario" {
+                break;
+            }
+            let (name, value) = line.split_once(' ').unwrap_or((line, ""));
+            let num = || {
+                value
+                    .parse::<u64>()
+                    .map_err(|_| format!("{name}: not a number: '{value}'"))
+            };
+            match name {
+                "allow" => {
+                    spec.allow = list(value, |w| {
+                        Fault::ALL.iter().find(|(_, n)| *n == w).map(|(f, _)| *f)
+                    })?
+                }
+                "check" => {
+                    spec.check = list(value, |w| {
+                        HitKind::BUILT_IN
+                            .iter()
+                            .find(|(_, n)| *n == w)
+                            .map(|(k, _)| *k)
+                    })?
+                }
+                "horizon" => spec.horizon = num()?,
+                "schedules" => spec.schedules = num()?,
+                "seed" => spec.seed = num()?,
+                "actions" => spec.actions = num()? as usize,
+                "liveness" => spec.liveness = num()?,
+                "until" => {
+                    let text = unescape(value);
+                    let c = super::cond::parse(&text, 1).map_err(|e| e.message.to_string())?;
+                    spec.until = Some(c);
+                }
+                "seconds" => seconds = Some(f64::from_bits(num()?)),
+                _ => return Err(format!("unknown setting '{name}'")),
+            }
+        }
+        Ok(ToWorker {
+            scenario: rest.to_string(),
+            spec,
+            seconds,
+        })
+    }
+}
+
+/// Undoes the escapes of a condition's text (`\\` for a backslash, `\n` for a line break).
+fn unescape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// The name of a built-in check in `check LIST`.
+fn check_name(k: HitKind) -> &'static str {
+    HitKind::BUILT_IN
+        .iter()
+        .find(|(b, _)| *b == k)
+        .map_or("condition", |(_, n)| *n)
+}
+
+/// The comma-separated names in `value`, each read by `find`, in their order.
+fn list<T>(value: &str, find: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
+    if value.is_empty() {
+        return Ok(Vec::new());
+    }
+    value
+        .split(',')
+        .map(|w| find(w).ok_or_else(|| format!("unknown name '{w}'")))
+        .collect()
 }
 
 /// A counterexample as the page shows it.
@@ -342,5 +470,75 @@ pub fn run(
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::*;
+
+    fn round_trip(req: &ToWorker) {
+        let text = req.to_text();
+        assert_eq!(ToWorker::from_text(&text).as_ref(), Ok(req), "{text}");
+    }
+
+    /// Every setting, list order, condition and time limit reads back as it was sent.
+    #[test]
+    fn the_request_reads_back_exactly() {
+        let scenario = "cluster 3 seed=7\nat 100 kill leader\n\nsay a \\ b\n".to_string();
+        let mut req = ToWorker {
+            scenario: scenario.clone(),
+            spec: ExploreSpec::default(),
+            seconds: None,
+        };
+        round_trip(&req);
+        req.spec.allow = vec![Fault::Read, Fault::Crash, Fault::Campaign];
+        req.spec.check = vec![HitKind::Liveness, HitKind::Invariant];
+        (req.spec.horizon, req.spec.schedules, req.spec.seed) = (12, u64::MAX, 0);
+        (req.spec.actions, req.spec.liveness) = (3, 99);
+        for t in [0.1, 30.0, 1e-300, f64::MAX] {
+            req.seconds = Some(t);
+            round_trip(&req);
+        }
+        req.spec.allow.clear();
+        req.spec.check.clear();
+        req.scenario.clear();
+        round_trip(&req);
+        // Conditions as the lessons write them (each `expect` line's condition).
+        let mut conds = 0;
+        for p in crate::sim::presets::PRESETS {
+            for line in p.text.lines() {
+                let Some(c) = line.strip_prefix("expect ") else {
+                    continue;
+                };
+                if let Ok(c) = crate::sim::cond::parse(c, 1) {
+                    req.spec.until = Some(c);
+                    req.scenario = p.text.to_string();
+                    round_trip(&req);
+                    conds += 1;
+                }
+            }
+        }
+        assert!(conds > 20, "{conds}");
+    }
+
+    #[test]
+    fn anything_else_is_refused_with_a_reason() {
+        for bad in [
+            "",
+            "{\"scenario\":\"\"}",
+            "allow crash,fly\nscenario\n",
+            "horizon ten\nscenario\n",
+            "colour blue\nscenario\n",
+            "seed 1\n",
+        ] {
+            let err = ToWorker::from_text(bad).unwrap_err();
+            assert!(!err.is_empty(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_condition_keeps_its_backslashes_and_line_breaks() {
+        assert_eq!(unescape("a\\\\n\\nb\\"), "a\\n\nb\\");
     }
 }

@@ -365,9 +365,12 @@ impl Timeline {
         out
     }
 
-    /// The event trace of the moment viewed, as JSON lines-friendly array.
+    /// The event trace of the moment viewed, as JSON lines-friendly array (the text
+    /// `serde_json::to_string_pretty` writes for the events, without linking it into the
+    /// browser build: see [`crate::json`]).
     pub fn trace_json(&self) -> String {
-        serde_json::to_string_pretty(&self.cur.events).unwrap_or_else(|_| "[]".into())
+        let events = self.cur.events.iter().map(|e| e.to_json()).collect();
+        crate::json::pretty(&crate::json::Val::Arr(events))
     }
 }
 
@@ -393,6 +396,33 @@ mod tests {
 
     fn fingerprint(s: &Sim) -> u64 {
         s.fingerprint()
+    }
+
+    /// The exported trace is the text serde_json writes for the events, on runs with every
+    /// kind of event (each lesson run to its end, and a run with refused requests).
+    #[test]
+    fn the_trace_is_what_serde_json_writes() {
+        let mut runs = vec![sample()];
+        for p in crate::sim::presets::PRESETS {
+            let script = crate::sim::scenario::Script::parse(p.text).unwrap();
+            let mut player = crate::sim::player::Player::new(script);
+            player.run_all();
+            if let Some(t) = player.timeline() {
+                runs.push(t.clone());
+            }
+        }
+        let (mut checked, mut etcd_errors, mut nested) = (0, 0, 0);
+        for tl in &runs {
+            let theirs = serde_json::to_string_pretty(&tl.sim().events).unwrap();
+            assert_eq!(tl.trace_json(), theirs);
+            checked += tl.sim().events.len();
+            etcd_errors += theirs.matches("\"etcd_error\": \"").count();
+            nested += theirs.matches("\"Msg\": {").count();
+        }
+        // Every shape of event was compared: many events, some with an etcd error, some
+        // with a message inside a message.
+        assert!(checked > 500, "{checked}");
+        assert!(etcd_errors > 0 && nested > 0, "{etcd_errors} {nested}");
     }
 
     #[test]

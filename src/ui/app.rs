@@ -497,7 +497,7 @@ impl Component for App {
             Msg::Tab(t) => self.ui.tab = t,
             Msg::Field(f, v) => self.ui.forms.set(f, v),
             Msg::PartitionGroup(id, g) => {
-                self.ui.forms.groups.insert(id, g);
+                self.ui.forms.set_group(id, g);
             }
             Msg::ToggleKind(k) => {
                 // Start from what is shown (everything, while paused and untouched).

@@ -23,25 +23,38 @@ use super::style::{group_letter, node_name, term_hue};
 
 /// Node positions, by id, and the node radius.
 pub struct Layout {
-    pub pos: BTreeMap<NodeId, Pt>,
+    pub pos: Positions,
     pub r: f64,
+}
+
+/// Where each node is drawn: pairs sorted by id. A handful of nodes, looked up by binary
+/// search; a B-tree map would link its own copy of the B-tree code for this one type.
+pub struct Positions(Vec<(NodeId, Pt)>);
+
+impl Positions {
+    /// The position of node `id`, if it is drawn.
+    pub fn get(&self, id: &NodeId) -> Option<&Pt> {
+        let i = self.0.binary_search_by_key(id, |(n, _)| *n).ok()?;
+        Some(&self.0[i].1)
+    }
 }
 
 /// Where every node is drawn.
 pub fn layout(v: &View) -> Layout {
     let n = v.sim.nodes.len();
     let (_, r) = geometry::ring(n);
-    // Built by inserting (`extend`): `collect` into a B-tree sorts first, which links
-    // another copy of std's sort for each key type.
-    let mut pos = BTreeMap::new();
-    pos.extend(
-        v.sim
-            .nodes
-            .keys()
-            .enumerate()
-            .map(|(i, id)| (*id, geometry::node_pos(i, n))),
-    );
-    Layout { pos, r }
+    // The node map iterates in id order, so the pairs come sorted.
+    let pos = v
+        .sim
+        .nodes
+        .keys()
+        .enumerate()
+        .map(|(i, id)| (*id, geometry::node_pos(i, n)))
+        .collect();
+    Layout {
+        pos: Positions(pos),
+        r,
+    }
 }
 
 /// The partition groups to draw: the explicit ones, plus the unlisted nodes as one more

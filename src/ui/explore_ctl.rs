@@ -2,8 +2,8 @@
 //! binary, a wasm file of its own fetched only now), following its progress, stopping it
 //! (the worker is terminated), and opening, downloading or sharing a counterexample.
 //!
-//! The page sends `sim::explore_job`'s `ToWorker` as JSON text and reads `FromWorker` from
-//! arrays of strings (no JSON reader in the page's wasm). Messages posted before the worker
+//! The page sends `sim::explore_job`'s `ToWorker` as plain text (`ToWorker::to_text`) and
+//! reads `FromWorker` from arrays of strings (no JSON library in the page's wasm). Messages posted before the worker
 //! listens are lost, so the request waits for the worker's `Ready`.
 
 use wasm_bindgen::prelude::*;
@@ -173,13 +173,7 @@ impl App {
             spec,
             seconds,
         };
-        let text = match serde_json::to_string(&req) {
-            Ok(t) => t,
-            Err(err) => {
-                self.ui.explore.error = Some(Text::verbatim(err.to_string()));
-                return;
-            }
-        };
+        let text = req.to_text();
         // A fresh worker per search: the last one may still be busy, and a new one loads
         // from the cache.
         self.explore_worker = None;

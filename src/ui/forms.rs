@@ -1,7 +1,5 @@
 //! What the person typed or chose in the panels' forms, kept between frames.
 
-use std::collections::BTreeMap;
-
 use crate::raft::NodeId;
 
 /// A form field, for `Msg::Field`.
@@ -81,8 +79,9 @@ pub struct Forms {
     pub preset: String,
     /// The learner-ready percent being typed, until it is applied.
     pub learner_ready: Option<String>,
-    /// Partition group chosen per node: 0 = none, 1 = A, 2 = B, 3 = C.
-    pub groups: BTreeMap<NodeId, u8>,
+    /// Partition group chosen per node: 0 = none, 1 = A, 2 = B, 3 = C; by node id, each
+    /// id once (see [`Forms::set_group`]).
+    pub groups: Vec<(NodeId, u8)>,
     /// Whether the scenario's "show script" list is open: its lines are drawn only then.
     pub script_shown: bool,
 }
@@ -113,9 +112,25 @@ impl Forms {
             paste: String::new(),
             preset: String::new(),
             learner_ready: None,
-            groups: BTreeMap::new(),
+            groups: Vec::new(),
             script_shown: false,
         }
+    }
+
+    /// Places node `id` in partition group `g` (0 = none). A sorted list, not a B-tree map:
+    /// a few nodes at most, and each map type links its own copy of the B-tree code.
+    pub fn set_group(&mut self, id: NodeId, g: u8) {
+        match self.groups.binary_search_by_key(&id, |(n, _)| *n) {
+            Ok(i) => self.groups[i].1 = g,
+            Err(i) => self.groups.insert(i, (id, g)),
+        }
+    }
+
+    /// The partition group chosen for node `id` (0 = none).
+    pub fn group(&self, id: NodeId) -> u8 {
+        self.groups
+            .binary_search_by_key(&id, |(n, _)| *n)
+            .map_or(0, |i| self.groups[i].1)
     }
 
     /// After the network was healed, the Network tab's fault fields show no fault again:

@@ -2,6 +2,7 @@
 //! and the hull around a partition group. Pure arithmetic.
 
 use crate::sim::decimal::fixed;
+use crate::trig::sin_cos;
 
 /// A point in SVG units.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,7 +25,7 @@ pub fn ring(n: usize) -> (f64, f64) {
     let r = if n <= 1 {
         44.0
     } else {
-        let gap = RING * (std::f64::consts::PI / n as f64).sin();
+        let gap = RING * sin_cos(std::f64::consts::PI / n as f64).0;
         (gap * 0.6).clamp(24.0, 42.0)
     };
     (RING, r)
@@ -43,9 +44,10 @@ pub fn node_pos(i: usize, n: usize) -> Pt {
         -std::f64::consts::FRAC_PI_2
     };
     let a = start + std::f64::consts::TAU * i as f64 / n as f64;
+    let (sin, cos) = sin_cos(a);
     Pt {
-        x: CX + big * a.cos(),
-        y: CY + big * a.sin(),
+        x: CX + big * cos,
+        y: CY + big * sin,
     }
 }
 
@@ -132,8 +134,9 @@ pub fn arc_path(c: Pt, r: f64, frac: f64) -> String {
     let f = frac.clamp(0.0, 0.9999);
     let a0 = -std::f64::consts::FRAC_PI_2;
     let a1 = a0 + std::f64::consts::TAU * f;
-    let (x0, y0) = (c.x + r * a0.cos(), c.y + r * a0.sin());
-    let (x1, y1) = (c.x + r * a1.cos(), c.y + r * a1.sin());
+    let ((s0, c0), (s1, c1)) = (sin_cos(a0), sin_cos(a1));
+    let (x0, y0) = (c.x + r * c0, c.y + r * s0);
+    let (x1, y1) = (c.x + r * c1, c.y + r * s1);
     let large = if f > 0.5 { 1 } else { 0 };
     let (x0, y0, r, x1, y1) = (
         fixed(x0, 2),

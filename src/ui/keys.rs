@@ -170,8 +170,8 @@ pub fn partition_groups(sim: &Sim, ui: &Ui) -> Vec<Vec<NodeId>> {
         .forms
         .groups
         .iter()
-        .filter(|(id, g)| **g > 0 && sim.nodes.contains_key(id))
-        .map(|(id, g)| (*id, *g))
+        .filter(|(id, g)| *g > 0 && sim.nodes.contains_key(id))
+        .copied()
         .collect();
     if !chosen.is_empty() {
         let mut groups: Vec<Vec<NodeId>> = Vec::new();

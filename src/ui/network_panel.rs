@@ -77,7 +77,7 @@ pub fn render(v: &View) -> Html {
         .filter(|(_, n)| n.status != Status::Removed)
         .map(|(id, _)| {
             let id = *id;
-            let chosen = f.groups.get(&id).copied().unwrap_or(0);
+            let chosen = f.group(id);
             let radios = (0u8..=3)
                 .map(|g| {
                     let pick = link.callback(move |_| Msg::PartitionGroup(id, g));

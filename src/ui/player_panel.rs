@@ -3,8 +3,6 @@
 //! behind "show script", its lines with the current one highlighted, each expect passed or
 //! failed, and "run to here". The narration itself is in the lesson dock (`lesson_view`).
 
-use std::collections::BTreeMap;
-
 use yew::prelude::*;
 use yew::TargetCast;
 
@@ -105,15 +103,21 @@ fn script_lines(v: &View, s: &Lesson) -> Html {
     let p = &s.player;
     let l = v.ui.lang;
     let link = v.link;
-    let mut results: BTreeMap<usize, &LineStatus> = BTreeMap::new();
-    results.extend(p.results().iter().map(|r| (r.line, &r.status)));
+    // Per line, its last result (a list by line number rather than a B-tree map, whose code
+    // would be linked for this one key/value type).
+    let mut results: Vec<Option<&LineStatus>> = vec![None; p.script.lines.len()];
+    for r in p.results() {
+        if let Some(slot) = results.get_mut(r.line) {
+            *slot = Some(&r.status);
+        }
+    }
     let next = p.next_line();
     p.script
         .lines
         .iter()
         .enumerate()
         .map(|(i, line)| {
-            let status = results.get(&i).copied();
+            let status = results.get(i).copied().flatten();
             let current = next == Some(i);
             let check = is_check(&line.stmt);
             let (mark, state) = match status {

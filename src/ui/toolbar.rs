@@ -70,9 +70,11 @@ fn etcd_fields(v: &View) -> Html {
         .collect::<Html>();
     // A scenario may have set a timeout not in the list: it is offered too, so it shows.
     let mut waits = vec![1000, 2000, 5000, 10_000, 30_000];
+    // Put in its place (the list is sorted): a sort here was the only user of std's unstable
+    // sort for numbers, a few KB of wasm.
     if !waits.contains(&o.request_timeout) {
-        waits.push(o.request_timeout);
-        waits.sort_unstable();
+        let at = waits.partition_point(|w| *w < o.request_timeout);
+        waits.insert(at, o.request_timeout);
     }
     let waits = waits
         .into_iter()
