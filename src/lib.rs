@@ -14,6 +14,7 @@
 pub mod digest;
 pub mod i18n;
 pub mod json;
+mod line_cut;
 pub mod raft;
 pub mod sim;
 pub mod trig;

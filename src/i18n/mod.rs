@@ -132,10 +132,10 @@ static EN_KEPT: &str = match std::str::from_utf8(&EN_KEPT_BYTES) {
 };
 static EN_KEPT_BYTES: [u8; kept_len(EN_TEXT)] = kept_bytes::<{ kept_len(EN_TEXT) }>(EN_TEXT);
 
-/// Where the line of `b` starting at `at` ends (past its newline), and whether
-/// [`Catalog::parse`] skips it: blank, or `#` after spaces or tabs. (A line starting with other
-/// whitespace is kept; the parser still skips it if it is a comment.)
-const fn skipped_line(b: &[u8], at: usize) -> (bool, usize) {
+/// Whether [`Catalog::parse`] reads the line of `b` starting at `at`, and where it ends (past
+/// its newline). It skips a blank line and one with `#` after spaces or tabs. (A line starting
+/// with other whitespace is kept; the parser still skips it if it is a comment.)
+const fn kept_line(b: &[u8], at: usize) -> (bool, usize) {
     let mut end = at;
     while end < b.len() && b[end] != b'\n' {
         end += 1;
@@ -145,41 +145,11 @@ const fn skipped_line(b: &[u8], at: usize) -> (bool, usize) {
         i += 1;
     }
     let skipped = i == end || b[i] == b'#';
-    (skipped, if end < b.len() { end + 1 } else { end })
+    (!skipped, if end < b.len() { end + 1 } else { end })
 }
 
-/// How many bytes of `text` are lines the parser reads.
-const fn kept_len(text: &str) -> usize {
-    let b = text.as_bytes();
-    let (mut at, mut n) = (0, 0);
-    while at < b.len() {
-        let (skipped, end) = skipped_line(b, at);
-        if !skipped {
-            n += end - at;
-        }
-        at = end;
-    }
-    n
-}
-
-/// The lines of `text` the parser reads, in order (`N` is [`kept_len`]).
-const fn kept_bytes<const N: usize>(text: &str) -> [u8; N] {
-    let b = text.as_bytes();
-    let mut out = [0u8; N];
-    let (mut at, mut n) = (0, 0);
-    while at < b.len() {
-        let (skipped, end) = skipped_line(b, at);
-        if !skipped {
-            while at < end {
-                out[n] = b[at];
-                n += 1;
-                at += 1;
-            }
-        }
-        at = end;
-    }
-    out
-}
+// kept_len(text) and kept_bytes::<N>(text): the lines the parser reads.
+crate::line_cut::line_cut!(kept_len, kept_bytes, kept_line);
 // In the browser build only tests and `catalog_digest` read it (at compile time), so its
 // bytes stay out of the wasm.
 const ZH_TEXT: &str = include_str!("zh.txt");

@@ -87,39 +87,9 @@ const fn indexed_line(b: &[u8], at: usize) -> (bool, usize) {
     (false, end)
 }
 
-/// How many bytes of `text` are [`INDEXED`] lines.
-const fn head_len(text: &str) -> usize {
-    let b = text.as_bytes();
-    let (mut at, mut n) = (0, 0);
-    while at < b.len() {
-        let (keep, end) = indexed_line(b, at);
-        if keep {
-            n += end - at;
-        }
-        at = end;
-    }
-    n
-}
-
-/// The [`INDEXED`] lines of `text`, in order (`N` is [`head_len`]). Copied at compile time,
-/// so the browser build carries these bytes and not the whole text.
-const fn head_bytes<const N: usize>(text: &str) -> [u8; N] {
-    let b = text.as_bytes();
-    let mut out = [0u8; N];
-    let (mut at, mut n) = (0, 0);
-    while at < b.len() {
-        let (keep, end) = indexed_line(b, at);
-        if keep {
-            while at < end {
-                out[n] = b[at];
-                n += 1;
-                at += 1;
-            }
-        }
-        at = end;
-    }
-    out
-}
+// head_len(text) and head_bytes::<N>(text): the [`INDEXED`] lines, copied at compile time so
+// the browser build carries these bytes and not the whole text.
+crate::line_cut::line_cut!(head_len, head_bytes, indexed_line);
 
 impl Preset {
     /// Its title.
