@@ -28,9 +28,22 @@ fn why_not(l: Lang, sim: &Sim, id: NodeId) -> Option<String> {
     let node = node_name(id);
     match n.status {
         Status::Running => {
-            let lead = sim.leader()?;
-            (lead != id && !sim.net.connected(lead, id))
-                .then(|| tr!(l, "ui.q.cut_off", node = node))
+            let cut_off = match sim.leader() {
+                Some(lead) => lead != id && !sim.net.connected(lead, id),
+                // With no leader to count from, a voter is cut off when it has no two-way
+                // link to any other running node (a lecturer's "n1 is still isolated").
+                None => {
+                    let mut others = sim
+                        .nodes
+                        .iter()
+                        .filter(|(o, n)| **o != id && n.status == Status::Running)
+                        .peekable();
+                    others.peek().is_some()
+                        && others
+                            .all(|(o, _)| !(sim.net.connected(id, *o) && sim.net.connected(*o, id)))
+                }
+            };
+            cut_off.then(|| tr!(l, "ui.q.cut_off", node = node))
         }
         Status::Misconfigured => Some(tr!(l, "ui.q.unreachable", node = node)),
         s => Some(tr!(

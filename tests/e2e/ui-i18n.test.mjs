@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp, isLocalUrl } from './harness.mjs';
 import { englishLeft, formatLeft } from './i18n.mjs';
-import { openTab, simNow, waitLeader } from './raftlab.mjs';
+import { openTab, showScript, simNow, waitLeader } from './raftlab.mjs';
 
 const CJK = /[\u4e00-\u9fff]/;
 const TABS = ['node', 'network', 'membership', 'client', 'scenario', 'export / share', 'explore'];
@@ -294,6 +294,8 @@ test('中文: next-change and event steps, a failed scenario line and the error 
       await page.waitForSelector('[data-failures]');
       await page.click('[data-failures] button:has-text("全部运行")');
       await page.waitForSelector('[data-failures="2"]', { timeout: 60_000 });
+      // The failed lines say why; they are drawn once "show script" is open.
+      await showScript(page);
       const failed = await page.textContent('[data-failures]');
       assert.match(failed, /不成立：实际为/, failed);
       assert.match(failed, /n7 不存在/, failed);

@@ -429,3 +429,25 @@ test('a returning visitor keeps the theme they chose and is not welcomed again o
     { viewport: { width: 1280, height: 720 } },
   ),
 );
+
+test('with no leader, the quorum line names a voter that is still cut off, and says "no leader" once', { timeout: 120_000 }, () =>
+  withApp(
+    'lesson-07-no-leader-line',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-lesson-step="0"]');
+      for (let k = 1; k <= 4; k++) {
+        await page.click(RUN_NOW);
+        await page.waitForSelector(`[data-lesson-step="${k}"]`);
+      }
+      // Step 4 of lesson 07: n2 stepped down, n1 is still partitioned from n2 and n3, n4 never ran.
+      await page.waitForSelector('.quorum[data-has-quorum="false"]');
+      const line = await page.textContent('.quorum');
+      assert.match(line, /n1 cut off/, line);
+      assert.match(line, /n4 not started/, line);
+      assert.equal(line.match(/no leader/g)?.length, 1, line);
+      await app.screenshot('lesson-07-no-leader-line');
+    },
+    { path: '?preset=07-partition-then-add', viewport: { width: 1024, height: 768 } },
+  ),
+);
