@@ -13,29 +13,27 @@ const PIO2_HI: f64 = 1.570_796_326_734_125_6;
 /// π/2 − `PIO2_HI`.
 const PIO2_LO: f64 = 6.077_100_506_506_192e-11;
 
-/// sin(r) for |r| ≤ π/4: r − r³/3! + … + r¹⁷/17! (the next term is below 5e-17).
-fn sin_kernel(r: f64) -> f64 {
-    let z = r * r;
-    // Horner from the highest term: each step divides by the next two factors.
+/// 1 − z/(top·(top−1))·(1 − z/((top−2)·(top−3))·(…)), by Horner from the highest term down
+/// to the factors 3·2 (odd `top`) or 2·1 (even `top`): the Taylor series of sin(r)/r or
+/// cos(r) in z = r², up to r^(top−1) or r^top.
+fn series(z: f64, top: f64) -> f64 {
     let mut p = 1.0;
-    let mut n = 17.0;
+    let mut n = top;
     while n > 1.0 {
         p = 1.0 - z / (n * (n - 1.0)) * p;
         n -= 2.0;
     }
-    r * p
+    p
+}
+
+/// sin(r) for |r| ≤ π/4: r − r³/3! + … + r¹⁷/17! (the next term is below 5e-17).
+fn sin_kernel(r: f64) -> f64 {
+    r * series(r * r, 17.0)
 }
 
 /// cos(r) for |r| ≤ π/4: 1 − r²/2! + … + r¹⁸/18!.
 fn cos_kernel(r: f64) -> f64 {
-    let z = r * r;
-    let mut p = 1.0;
-    let mut n = 18.0;
-    while n > 0.0 {
-        p = 1.0 - z / (n * (n - 1.0)) * p;
-        n -= 2.0;
-    }
-    p
+    series(r * r, 18.0)
 }
 
 /// (sin x, cos x). Accurate to about 1e-16 for |x| up to a few thousand turns; NaN for NaN
