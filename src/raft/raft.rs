@@ -24,6 +24,7 @@ use super::quorum::VoteResult;
 use super::read_only::ReadOnly;
 use super::rng::Rng;
 use super::tracker::{Config, Progress, ProgressState, ProgressTracker};
+use super::vec_map::VecMap;
 
 /// A node's role (Raft §5.1, plus the pre-candidate of thesis §9.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -979,7 +980,7 @@ impl Raft {
         };
         // Inserted, not collected: `collect` into a B-tree map sorts first, linking a copy of
         // std's sort into the browser build for this one pair type (the acks come sorted).
-        let mut votes: BTreeMap<NodeId, bool> = BTreeMap::new();
+        let mut votes: VecMap<NodeId, bool> = VecMap::new();
         votes.extend(acks.iter().map(|id| (*id, true)));
         if self.trk.config.vote_result(&votes) != VoteResult::Won {
             return;

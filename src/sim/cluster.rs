@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::i18n::{Lang, Msg};
 use crate::raft::invariants::{Checker, Observed};
+use crate::raft::vec_map::VecMap;
 use crate::raft::{
     ConfChange, ConfChangeSingle, Config, Message, MsgType, NodeId, Note, Raft, Rng, Role, StepDown,
 };
@@ -179,7 +180,7 @@ pub struct Sim {
     /// Events processed so far (a position in the run, finer than time).
     pub processed: u64,
     /// Every node ever created, by id.
-    pub nodes: BTreeMap<NodeId, SimNode>,
+    pub nodes: VecMap<NodeId, SimNode>,
     /// The configuration every node starts from (the initial voters).
     pub genesis: Config,
     /// The network and the messages in flight.
@@ -200,7 +201,7 @@ pub struct Sim {
     retry_scheduled: bool,
     /// Since when each pair of members (lower id first) has been connected, ms: etcd's
     /// transport ActiveSince, for the strict reconfiguration check.
-    pub links: BTreeMap<NodeId, BTreeMap<NodeId, u64>>,
+    pub links: VecMap<NodeId, VecMap<NodeId, u64>>,
     /// Members that ever started (etcd: published their name).
     pub started: BTreeSet<NodeId>,
     /// The last read request.
@@ -236,11 +237,11 @@ pub struct Sim {
     /// The term each node last campaigned in because of a leader transfer (TimeoutNow), so a
     /// transfer's step-down is not counted as a disruption.
     #[serde(default)]
-    transfer_campaigns: BTreeMap<NodeId, u64>,
+    transfer_campaigns: VecMap<NodeId, u64>,
     /// Since when (ms) each node has been able to reach a quorum, as of the last action
     /// (only actions change who can reach whom); absent while it cannot.
     #[serde(default)]
-    reachable_since: BTreeMap<NodeId, u64>,
+    reachable_since: VecMap<NodeId, u64>,
 }
 
 impl Sim {
@@ -253,7 +254,7 @@ impl Sim {
             opts,
             now: 0,
             processed: 0,
-            nodes: BTreeMap::new(),
+            nodes: VecMap::new(),
             genesis,
             net: Network::default(),
             queue: EventQueue::default(),
@@ -265,7 +266,7 @@ impl Sim {
             next_req: 1,
             waiting: BTreeMap::new(),
             retry_scheduled: false,
-            links: BTreeMap::new(),
+            links: VecMap::new(),
             started: BTreeSet::new(),
             last_read: None,
             checker: Checker::new(),
@@ -276,8 +277,8 @@ impl Sim {
             stopping: BTreeSet::new(),
             appended: BTreeMap::new(),
             disruptions: 0,
-            transfer_campaigns: BTreeMap::new(),
-            reachable_since: BTreeMap::new(),
+            transfer_campaigns: VecMap::new(),
+            reachable_since: VecMap::new(),
         };
         for id in 1..=n {
             sim.create_node(id);
@@ -420,7 +421,7 @@ impl Sim {
         let now = self.now;
         for (id, reaches) in self.reachability() {
             if reaches {
-                self.reachable_since.entry(id).or_insert(now);
+                self.reachable_since.get_or_insert_with(id, || now);
             } else {
                 self.reachable_since.remove(&id);
             }
@@ -1245,7 +1246,7 @@ fn enqueue(queue: &mut EventQueue<Due>, seq: &mut u64, at: u64, due: Due) {
     queue.push(at, *seq, due);
 }
 
-fn observed(nodes: &BTreeMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_>> {
+fn observed(nodes: &VecMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_>> {
     nodes
         .get(&id)
         .filter(|n| !matches!(n.status, Status::NotStarted | Status::Misconfigured))

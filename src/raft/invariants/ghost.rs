@@ -14,12 +14,13 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use crate::raft::message::NodeId;
+use crate::raft::vec_map::VecMap;
 
 /// Ghost state of one lineage.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ghost {
     /// term → the node that led it.
-    pub leaders: BTreeMap<u64, NodeId>,
+    pub leaders: VecMap<u64, NodeId>,
     /// Indexes at or below this are forgotten (every node has compacted past them).
     pub base: u64,
     /// Committed terms some node showed, as runs: first index → (last index, term, seen):
@@ -169,7 +170,7 @@ impl Ghost {
             *e = (*e).min(commit);
         }
         Ghost {
-            leaders: BTreeMap::new(),
+            leaders: VecMap::new(),
             base: self.base,
             committed,
             links: BTreeMap::new(),
