@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::ops::{Bound, RangeBounds};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -104,6 +105,44 @@ impl<K: Ord, V> VecMap<K, V> {
     /// Keeps only the entries for which `keep` holds.
     pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
         self.entries.retain_mut(|(k, v)| keep(k, v));
+    }
+
+    /// The entries whose keys are in `range`, in ascending key order (none when the range
+    /// ends before it starts, where `BTreeMap::range` panics).
+    pub fn range<R: RangeBounds<K>>(
+        &self,
+        range: R,
+    ) -> impl DoubleEndedIterator<Item = (&K, &V)> + ExactSizeIterator + Clone {
+        let from = match range.start_bound() {
+            Bound::Included(s) => self.entries.partition_point(|(k, _)| k < s),
+            Bound::Excluded(s) => self.entries.partition_point(|(k, _)| k <= s),
+            Bound::Unbounded => 0,
+        };
+        let to = match range.end_bound() {
+            Bound::Included(e) => self.entries.partition_point(|(k, _)| k <= e),
+            Bound::Excluded(e) => self.entries.partition_point(|(k, _)| k < e),
+            Bound::Unbounded => self.entries.len(),
+        };
+        self.entries[from..to.max(from)].iter().map(|(k, v)| (k, v))
+    }
+
+    /// The entry with the smallest key.
+    pub fn first_key_value(&self) -> Option<(&K, &V)> {
+        self.entries.first().map(|(k, v)| (k, v))
+    }
+
+    /// The entry with the largest key.
+    pub fn last_key_value(&self) -> Option<(&K, &V)> {
+        self.entries.last().map(|(k, v)| (k, v))
+    }
+
+    /// Splits the map in two at `key`: returns the entries at or above it and keeps the
+    /// rest, as `BTreeMap::split_off`.
+    pub fn split_off(&mut self, key: &K) -> Self {
+        let at = self.entries.partition_point(|(k, _)| k < key);
+        VecMap {
+            entries: self.entries.split_off(at),
+        }
     }
 
     /// The entries in ascending key order.
@@ -250,6 +289,20 @@ mod tests {
         assert_eq!(json, serde_json::to_string(&model).unwrap());
         let back: VecMap<u64, u64> = serde_json::from_str(&json).unwrap();
         assert!(back == map);
+        for (a, b) in [(0, 50), (3, 3), (7, 20), (39, 40)] {
+            assert!(map.range(a..b).eq(model.range(a..b)), "{a}..{b}");
+            assert!(
+                map.range(a..=b).rev().eq(model.range(a..=b).rev()),
+                "{a}..={b}"
+            );
+            assert!(map.range(..b).eq(model.range(..b)));
+            assert!(map.range(a..).eq(model.range(a..)));
+        }
+        assert_eq!(map.first_key_value(), model.first_key_value());
+        assert_eq!(map.last_key_value(), model.last_key_value());
+        let (mut m2, mut b2) = (map.clone(), model.clone());
+        let (hi, bhi) = (m2.split_off(&17), b2.split_off(&17));
+        assert!(m2.iter().eq(b2.iter()) && hi.iter().eq(bhi.iter()));
         let collected: VecMap<u64, u64> = [(3, 1), (1, 2), (3, 4)].into_iter().collect();
         assert_eq!(format!("{collected:?}"), "{1: 2, 3: 4}");
     }

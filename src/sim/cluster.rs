@@ -196,7 +196,7 @@ pub struct Sim {
     pub requests: BTreeMap<u64, Request>,
     pub(super) next_req: u64,
     /// Requests no member could take yet, retried after every event until their deadline.
-    pub waiting: BTreeMap<u64, Waiting>,
+    pub waiting: VecMap<u64, Waiting>,
     /// Whether a retry event is in the queue.
     retry_scheduled: bool,
     /// Since when each pair of members (lower id first) has been connected, ms: etcd's
@@ -226,7 +226,7 @@ pub struct Sim {
     /// Where each pending request's entry was appended (index, term), to tell when that
     /// index commits with another entry and the request is lost.
     #[serde(default)]
-    appended: BTreeMap<u64, (u64, u64)>,
+    appended: VecMap<u64, (u64, u64)>,
     /// Stable leaders deposed by a higher term: leaders connected to a quorum of running
     /// voters, without message loss, for at least an election timeout, that stepped down
     /// because of a higher term other than a leader transfer's. This is the disruption
@@ -264,7 +264,7 @@ impl Sim {
             event_count: 0,
             requests: BTreeMap::new(),
             next_req: 1,
-            waiting: BTreeMap::new(),
+            waiting: VecMap::new(),
             retry_scheduled: false,
             links: VecMap::new(),
             started: BTreeSet::new(),
@@ -275,7 +275,7 @@ impl Sim {
             conf_reported: BTreeSet::new(),
             removed: BTreeSet::new(),
             stopping: BTreeSet::new(),
-            appended: BTreeMap::new(),
+            appended: VecMap::new(),
             disruptions: 0,
             transfer_campaigns: VecMap::new(),
             reachable_since: VecMap::new(),
