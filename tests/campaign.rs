@@ -428,7 +428,7 @@ impl Run {
         // (etcd: election timeout well above the round trip); skip liveness otherwise.
         let sane = 2 * o.latency_max * 2 <= election_ms && o.heartbeat * 2 <= o.election;
         let cfg = self.sim.config();
-        let up = |half: &BTreeSet<NodeId>| {
+        let up = |half: &raftlab::raft::vec_map::VecSet<NodeId>| {
             half.iter()
                 .filter(|id| self.sim.is_running(**id) && !self.replaced.contains(id))
                 .count()

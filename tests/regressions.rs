@@ -1,7 +1,7 @@
 //! Regression tests for issue 10, items 1-3: each named after the behaviour it pins, each
 //! failing before its fix.
 
-use std::collections::BTreeSet;
+use raftlab::raft::vec_map::VecSet;
 
 use raftlab::raft::log::RaftLog;
 use raftlab::raft::message::Snapshot;
@@ -106,8 +106,8 @@ fn linearizable_read_via_a_follower_that_restarts_fails_and_is_never_answered() 
 #[test]
 fn force_new_cluster_from_a_joint_configuration_survives_a_restart() {
     let joint = Config {
-        voters: BTreeSet::from([1, 4, 5]),
-        outgoing: BTreeSet::from([1, 2, 3]),
+        voters: VecSet::from([1, 4, 5]),
+        outgoing: VecSet::from([1, 2, 3]),
         auto_leave: true,
         ..Config::default()
     };

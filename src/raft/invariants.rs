@@ -19,14 +19,13 @@
 pub mod ghost;
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 
 use self::ghost::{Ghost, Seen};
 use super::message::NodeId;
 use super::quorum;
 use super::raft::{Raft, Role};
 use super::tracker::Config;
-use super::vec_map::VecMap;
+use super::vec_map::{VecMap, VecSet};
 
 /// One broken property.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -198,7 +197,7 @@ impl Default for Checker {
 /// every event, and most of its sets are empty. (Destructured, so a new field of `Config`
 /// cannot be forgotten here.)
 fn same_config(a: &Config, b: &Config) -> bool {
-    fn same(a: &BTreeSet<NodeId>, b: &BTreeSet<NodeId>) -> bool {
+    fn same(a: &VecSet<NodeId>, b: &VecSet<NodeId>) -> bool {
         a.len() == b.len() && (a.is_empty() || a == b)
     }
     let Config {

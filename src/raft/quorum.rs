@@ -5,10 +5,9 @@
 //! outgoing half.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 
 use super::message::NodeId;
-use super::vec_map::VecMap;
+use super::vec_map::{VecMap, VecSet};
 
 /// The outcome of counting votes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,7 +21,7 @@ pub enum VoteResult {
 }
 
 /// A set of voters deciding by simple majority.
-pub type MajorityConfig = BTreeSet<NodeId>;
+pub type MajorityConfig = VecSet<NodeId>;
 
 /// The number of voters that form a majority of `voters` (0 for an empty set).
 pub fn quorum_size(voters: &MajorityConfig) -> usize {

@@ -3,10 +3,9 @@
 //! sent after it, proving the leader was still the leader at that moment.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 
 use super::message::NodeId;
-use super::vec_map::VecMap;
+use super::vec_map::{VecMap, VecSet};
 
 /// A read request waiting for its heartbeat round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,7 +17,7 @@ pub struct ReadIndexStatus {
     /// The leader's commit index when the request arrived.
     pub index: u64,
     /// Who has acknowledged a heartbeat carrying this context.
-    pub acks: BTreeSet<NodeId>,
+    pub acks: VecSet<NodeId>,
 }
 
 /// Pending read-index requests, in arrival order.
@@ -42,14 +41,14 @@ impl ReadOnly {
                 from,
                 ctx,
                 index,
-                acks: BTreeSet::new(),
+                acks: VecSet::new(),
             },
         );
         self.queue.push(ctx);
     }
 
     /// Records `id`'s acknowledgement of `ctx`; returns the acks so far.
-    pub fn recv_ack(&mut self, id: NodeId, ctx: u64) -> Option<&BTreeSet<NodeId>> {
+    pub fn recv_ack(&mut self, id: NodeId, ctx: u64) -> Option<&VecSet<NodeId>> {
         let rs = self.pending.get_mut(&ctx)?;
         rs.acks.insert(id);
         Some(&rs.acks)

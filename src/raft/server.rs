@@ -13,7 +13,7 @@
 //! ever started, which peers have been connected for the last health interval); the caller
 //! passes it in a [`ServerView`], so the core still has no clock.
 
-use std::collections::BTreeSet;
+use super::vec_map::VecSet;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -154,11 +154,11 @@ pub struct ServerView {
     /// How a member add judges health.
     pub add_rule: Option<HealthRule>,
     /// Members that have ever started (etcd: published their name; IsStarted).
-    pub started: BTreeSet<NodeId>,
+    pub started: VecSet<NodeId>,
     /// Peers the local member's transport is connected to now (ActiveSince is set).
-    pub connected: BTreeSet<NodeId>,
+    pub connected: VecSet<NodeId>,
     /// Peers connected without a break for longer than the health interval (5 s).
-    pub healthy: BTreeSet<NodeId>,
+    pub healthy: VecSet<NodeId>,
 }
 
 impl Raft {

@@ -5,13 +5,13 @@
 //! bounded by an inflight window; `Snapshot` sends nothing until a snapshot is acknowledged.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::message::NodeId;
 use super::quorum::{self, MajorityConfig, VoteResult};
-use super::vec_map::VecMap;
+use super::vec_map::{VecMap, VecSet};
 
 /// A membership configuration. While `outgoing` is non-empty the cluster is in a joint
 /// configuration and every decision needs a majority of both `voters` and `outgoing`.
@@ -22,9 +22,9 @@ pub struct Config {
     /// The outgoing voters of a joint configuration; empty otherwise.
     pub outgoing: MajorityConfig,
     /// Non-voting members: they receive the log but never count and never campaign.
-    pub learners: BTreeSet<NodeId>,
+    pub learners: VecSet<NodeId>,
     /// Voters of the outgoing half that become learners when the joint state is left.
-    pub learners_next: BTreeSet<NodeId>,
+    pub learners_next: VecSet<NodeId>,
     /// Whether the leader leaves the joint configuration by itself once it is applied.
     pub auto_leave: bool,
 }
@@ -44,12 +44,12 @@ impl Config {
     }
 
     /// Every voter of either half.
-    pub fn all_voters(&self) -> BTreeSet<NodeId> {
+    pub fn all_voters(&self) -> VecSet<NodeId> {
         self.voters.union(&self.outgoing).copied().collect()
     }
 
     /// Every member: voters of either half and learners.
-    pub fn members(&self) -> BTreeSet<NodeId> {
+    pub fn members(&self) -> VecSet<NodeId> {
         let mut m = self.all_voters();
         m.extend(self.learners.iter().copied());
         m.extend(self.learners_next.iter().copied());
@@ -78,7 +78,7 @@ impl Config {
 
     /// "voters=(1 2 3)&&(1 2 4) learners=(5)", as etcd prints configurations.
     pub fn describe(&self) -> String {
-        let fmt = |s: &BTreeSet<NodeId>| {
+        let fmt = |s: &VecSet<NodeId>| {
             s.iter()
                 .map(|n| format!("n{n}"))
                 .collect::<Vec<_>>()
@@ -410,7 +410,7 @@ impl ProgressTracker {
 
     /// The highest index a quorum has acknowledged (learners do not count).
     pub fn committed(&self) -> u64 {
-        let half = |voters: &BTreeSet<NodeId>| {
+        let half = |voters: &VecSet<NodeId>| {
             let acked = self.progress.iter().map(|(id, p)| (*id, p.matched));
             quorum::committed_index_merged(voters, acked)
         };

@@ -1,12 +1,13 @@
-//! A small ordered map kept as a sorted vector, for the maps keyed by node id.
+//! A small ordered map and set kept as sorted vectors, for the maps and sets of node ids.
 //!
 //! A cluster has at most 64 nodes, so a binary search over a vector is as fast as a tree and
 //! its code is a fraction of the size: every `BTreeMap<K, V>` instantiation brings its own
 //! copy of the tree's node handling (4 to 10 KB of wasm each), and the browser bundle holds
 //! one per key/value pair. Maps that can grow large (requests, log indexes) stay B-trees.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::ops::{Bound, RangeBounds};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -243,6 +244,215 @@ impl<'de, K: Ord + Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for V
     }
 }
 
+/// An ordered set of `T` stored as a sorted vector without duplicates.
+///
+/// Guarantees: it reads as a `BTreeSet<T>` would (same membership, ascending iteration,
+/// same `Debug` text, serialized form, hash and ordering), whatever order elements are
+/// inserted and removed in. Insertion and removal move the elements after the spot, so it
+/// is meant for small sets (node ids) or ones that grow at the end.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct VecSet<T> {
+    items: Vec<T>,
+}
+
+impl<T> Default for VecSet<T> {
+    fn default() -> Self {
+        VecSet { items: Vec::new() }
+    }
+}
+
+impl<T: Ord> VecSet<T> {
+    /// An empty set.
+    pub fn new() -> Self {
+        VecSet::default()
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Whether `x` is in the set.
+    pub fn contains(&self, x: &T) -> bool {
+        self.items.binary_search(x).is_ok()
+    }
+
+    /// Adds `x`; false when it was there already.
+    pub fn insert(&mut self, x: T) -> bool {
+        // Most sets are built in ascending order: append without a search.
+        if self.items.last().is_none_or(|l| *l < x) {
+            self.items.push(x);
+            return true;
+        }
+        match self.items.binary_search(&x) {
+            Ok(_) => false,
+            Err(i) => {
+                self.items.insert(i, x);
+                true
+            }
+        }
+    }
+
+    /// Removes `x`; false when it was not there.
+    pub fn remove(&mut self, x: &T) -> bool {
+        match self.items.binary_search(x) {
+            Ok(i) => {
+                self.items.remove(i);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Removes every element.
+    pub fn clear(&mut self) {
+        self.items.clear();
+    }
+
+    /// Keeps only the elements for which `keep` holds.
+    pub fn retain(&mut self, keep: impl FnMut(&T) -> bool) {
+        self.items.retain(keep);
+    }
+
+    /// The smallest element.
+    pub fn first(&self) -> Option<&T> {
+        self.items.first()
+    }
+
+    /// The largest element.
+    pub fn last(&self) -> Option<&T> {
+        self.items.last()
+    }
+
+    /// The elements in ascending order.
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.items.iter()
+    }
+
+    /// The elements in either set, ascending, each once.
+    pub fn union<'a>(&'a self, other: &'a VecSet<T>) -> impl Iterator<Item = &'a T> + 'a {
+        let (mut a, mut b) = (self.items.iter().peekable(), other.items.iter().peekable());
+        std::iter::from_fn(move || match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x < y => a.next(),
+            (Some(x), Some(y)) if y < x => b.next(),
+            (Some(_), Some(_)) => {
+                b.next();
+                a.next()
+            }
+            (Some(_), None) => a.next(),
+            (None, _) => b.next(),
+        })
+    }
+
+    /// The elements of this set that are also in `other`, ascending.
+    pub fn intersection<'a>(&'a self, other: &'a VecSet<T>) -> impl Iterator<Item = &'a T> + 'a {
+        self.items.iter().filter(move |x| other.contains(x))
+    }
+
+    /// The elements of this set that are not in `other`, ascending.
+    pub fn difference<'a>(&'a self, other: &'a VecSet<T>) -> impl Iterator<Item = &'a T> + 'a {
+        self.items.iter().filter(move |x| !other.contains(x))
+    }
+
+    /// The elements in exactly one of the two sets, ascending.
+    pub fn symmetric_difference<'a>(
+        &'a self,
+        other: &'a VecSet<T>,
+    ) -> impl Iterator<Item = &'a T> + 'a {
+        self.union(other)
+            .filter(move |x| self.contains(x) != other.contains(x))
+    }
+
+    /// Whether every element is also in `other`.
+    pub fn is_subset(&self, other: &VecSet<T>) -> bool {
+        self.items.iter().all(|x| other.contains(x))
+    }
+}
+
+impl<T: Ord> Extend<T> for VecSet<T> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
+        for x in iter {
+            self.insert(x);
+        }
+    }
+}
+
+impl<'a, T: Ord + Copy + 'a> Extend<&'a T> for VecSet<T> {
+    fn extend<I: IntoIterator<Item = &'a T>>(&mut self, iter: I) {
+        for x in iter {
+            self.insert(*x);
+        }
+    }
+}
+
+impl<T: Ord> FromIterator<T> for VecSet<T> {
+    /// Inserted one by one (no sort: ascending input, the usual case, only appends).
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut set = VecSet::new();
+        set.extend(iter);
+        set
+    }
+}
+
+impl<T: Ord, const N: usize> From<[T; N]> for VecSet<T> {
+    fn from(items: [T; N]) -> Self {
+        items.into_iter().collect()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a VecSet<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
+    }
+}
+
+impl<T> IntoIterator for VecSet<T> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter()
+    }
+}
+
+/// Hashed as a `BTreeSet<T>` is: the length, then each element.
+impl<T: Hash> Hash for VecSet<T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.items.len());
+        for x in &self.items {
+            x.hash(state);
+        }
+    }
+}
+
+/// Printed exactly as a `BTreeSet<T>`, so `Sim::fingerprint` does not depend on the storage.
+impl<T: fmt::Debug> fmt::Debug for VecSet<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.items.iter()).finish()
+    }
+}
+
+impl<T: Serialize> Serialize for VecSet<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.items.iter())
+    }
+}
+
+impl<'de, T: Ord + Deserialize<'de>> Deserialize<'de> for VecSet<T> {
+    /// Read as a `BTreeSet` is (duplicates collapse); nothing in the browser build reads one.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(VecSet {
+            items: BTreeSet::<T>::deserialize(d)?.into_iter().collect(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,5 +515,46 @@ mod tests {
         assert!(m2.iter().eq(b2.iter()) && hi.iter().eq(bhi.iter()));
         let collected: VecMap<u64, u64> = [(3, 1), (1, 2), (3, 4)].into_iter().collect();
         assert_eq!(format!("{collected:?}"), "{1: 2, 3: 4}");
+    }
+
+    /// Random inserts and removals against a `BTreeSet`, and the set operations: same
+    /// answers, `Debug` text, JSON, hash and order.
+    #[test]
+    fn it_reads_as_a_btree_set() {
+        use std::hash::DefaultHasher;
+        let hash = |h: &dyn Fn(&mut DefaultHasher)| {
+            let mut s = DefaultHasher::new();
+            h(&mut s);
+            s.finish()
+        };
+        let mut rng = Rng::new(5);
+        let (mut a, mut b) = (VecSet::new(), VecSet::new());
+        let (mut ma, mut mb) = (BTreeSet::new(), BTreeSet::new());
+        for _ in 0..3000 {
+            let x = rng.range(0, 30);
+            match rng.range(0, 5) {
+                0 | 1 => assert_eq!(a.insert(x), ma.insert(x)),
+                2 => assert_eq!(a.remove(&x), ma.remove(&x)),
+                3 => assert_eq!(b.insert(x), mb.insert(x)),
+                _ => assert_eq!(b.remove(&x), mb.remove(&x)),
+            }
+            assert_eq!(a.contains(&x), ma.contains(&x));
+            assert!(a.iter().eq(ma.iter()) && b.iter().eq(mb.iter()));
+            assert!(a.union(&b).eq(ma.union(&mb)));
+            assert!(a.intersection(&b).eq(ma.intersection(&mb)));
+            assert!(a.difference(&b).eq(ma.difference(&mb)));
+            assert!(a.symmetric_difference(&b).eq(ma.symmetric_difference(&mb)));
+            assert_eq!(a.is_subset(&b), ma.is_subset(&mb));
+            assert_eq!(a.cmp(&b), ma.cmp(&mb));
+            assert_eq!((a.first(), a.last()), (ma.first(), ma.last()));
+            assert_eq!(hash(&|s| a.hash(s)), hash(&|s| ma.hash(s)));
+        }
+        assert_eq!(format!("{a:?}"), format!("{ma:?}"));
+        assert_eq!(format!("{b:#?}"), format!("{mb:#?}"));
+        let json = serde_json::to_string(&a).unwrap();
+        assert_eq!(json, serde_json::to_string(&ma).unwrap());
+        assert!(serde_json::from_str::<VecSet<u64>>(&json).unwrap() == a);
+        let c: VecSet<u64> = [5, 1, 5, 3].into_iter().collect();
+        assert_eq!(format!("{c:?}"), "{1, 3, 5}");
     }
 }

@@ -3,8 +3,6 @@
 //! dropped), a role, term, commit index or process state, a logged event (a refusal, a
 //! commit, a lost request), or a recorded action replayed.
 
-use std::collections::BTreeMap;
-
 use crate::i18n::{Lang, Msg};
 use crate::raft::vec_map::VecMap;
 use crate::raft::{MsgType, NodeId, Role};
@@ -108,10 +106,9 @@ impl Glance {
             }
         }
         // Messages sent by this step, grouped by sender and type.
-        let mut sent: BTreeMap<(NodeId, MsgType), Vec<NodeId>> = BTreeMap::new();
+        let mut sent: VecMap<(NodeId, MsgType), Vec<NodeId>> = VecMap::new();
         for f in sim.net.in_flight.range(self.next_msg..).map(|(_, f)| f) {
-            sent.entry((f.msg.from, f.msg.msg_type))
-                .or_default()
+            sent.get_or_insert_with((f.msg.from, f.msg.msg_type), Vec::new)
                 .push(f.msg.to);
         }
         for ((from, t), to) in sent {

@@ -7,11 +7,11 @@
 //! options plus actions replay the same run anywhere.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 use crate::i18n::{Lang, Msg};
 use crate::raft::invariants::{Checker, Observed};
-use crate::raft::vec_map::VecMap;
+use crate::raft::vec_map::{VecMap, VecSet};
 use crate::raft::{
     ConfChange, ConfChangeSingle, Config, Message, MsgType, NodeId, Note, Raft, Rng, Role, StepDown,
 };
@@ -203,7 +203,7 @@ pub struct Sim {
     /// transport ActiveSince, for the strict reconfiguration check.
     pub links: VecMap<NodeId, VecMap<NodeId, u64>>,
     /// Members that ever started (etcd: published their name).
-    pub started: BTreeSet<NodeId>,
+    pub started: VecSet<NodeId>,
     /// The last read request.
     pub last_read: Option<u64>,
     /// The invariant checker.
@@ -213,16 +213,16 @@ pub struct Sim {
     /// Every violation seen.
     pub violations: Vec<ViolationRecord>,
     /// Indexes whose configuration change was already reported.
-    conf_reported: BTreeSet<u64>,
+    conf_reported: VecSet<u64>,
     /// Members ever removed. Like etcd's membership store, a node that has applied the
     /// removal rejects their messages, and the removed member stops when it hears so (or,
     /// once it applied its own removal, `REMOVED_STOP_DELAY_MS` later).
-    pub removed: BTreeSet<NodeId>,
+    pub removed: VecSet<NodeId>,
     /// Members that applied their own removal and stop after `REMOVED_STOP_DELAY_MS`. Until
     /// then a peer that rejects their messages does not stop them: etcd's peers drop a
     /// removed member's messages on established streams and only log it.
     #[serde(default)]
-    pub stopping: BTreeSet<NodeId>,
+    pub stopping: VecSet<NodeId>,
     /// Where each pending request's entry was appended (index, term), to tell when that
     /// index commits with another entry and the request is lost.
     #[serde(default)]
@@ -267,14 +267,14 @@ impl Sim {
             waiting: VecMap::new(),
             retry_scheduled: false,
             links: VecMap::new(),
-            started: BTreeSet::new(),
+            started: VecSet::new(),
             last_read: None,
             checker: Checker::new(),
             check_invariants: true,
             violations: Vec::new(),
-            conf_reported: BTreeSet::new(),
-            removed: BTreeSet::new(),
-            stopping: BTreeSet::new(),
+            conf_reported: VecSet::new(),
+            removed: VecSet::new(),
+            stopping: VecSet::new(),
             appended: VecMap::new(),
             disruptions: 0,
             transfer_campaigns: VecMap::new(),
@@ -389,7 +389,7 @@ impl Sim {
 
     /// How many of `voters` the leader can reach now (itself included): running and
     /// connected. None without a leader. Pass one half of a joint configuration to count it.
-    pub fn reachable_voters(&self, voters: &BTreeSet<NodeId>) -> Option<usize> {
+    pub fn reachable_voters(&self, voters: &VecSet<NodeId>) -> Option<usize> {
         let l = self.leader()?;
         Some(
             voters
@@ -406,7 +406,7 @@ impl Sim {
             return false;
         };
         let cfg = &n.raft.trk.config;
-        let half_ok = |voters: &BTreeSet<NodeId>| {
+        let half_ok = |voters: &VecSet<NodeId>| {
             voters.is_empty()
                 || voters
                     .iter()

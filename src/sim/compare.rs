@@ -8,6 +8,7 @@
 //! and the two states are compared at every moment either run processes an event. With no
 //! difference at all the two runs are identical event for event (tested).
 
+use crate::raft::vec_map::VecSet;
 use serde::{Deserialize, Serialize};
 
 use crate::i18n::{Lang, Msg};
@@ -200,8 +201,7 @@ fn diffs(a: &Obs, b: &Obs) -> Vec<Diff> {
             nw(b.leader.unwrap_or(0)),
         ));
     }
-    let ids: std::collections::BTreeSet<NodeId> =
-        a.nodes.iter().chain(&b.nodes).map(|n| n.0).collect();
+    let ids: VecSet<NodeId> = a.nodes.iter().chain(&b.nodes).map(|n| n.0).collect();
     for id in ids {
         let x = a.nodes.iter().find(|n| n.0 == id);
         let y = b.nodes.iter().find(|n| n.0 == id);

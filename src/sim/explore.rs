@@ -24,6 +24,7 @@
 //! earlier, keeping only changes that still produce the same kind of failure; the result is
 //! written as a `.scn` file whose last line fails exactly when the failure is reproduced.
 
+use crate::raft::vec_map::VecSet;
 use serde::{Deserialize, Serialize};
 
 use crate::i18n::{Lang, Msg};
@@ -1094,7 +1095,7 @@ impl<'a> Run<'a> {
 /// can all talk to each other.
 fn connected_quorum(sim: &Sim) -> bool {
     let cfg = sim.config();
-    let half = |voters: &std::collections::BTreeSet<NodeId>| -> bool {
+    let half = |voters: &VecSet<NodeId>| -> bool {
         if voters.is_empty() {
             return true;
         }

@@ -8,12 +8,10 @@
 //! [`Sim::quorum_status`] is the one place that counts voters per half of a (possibly
 //! joint) configuration: the UI, the CLI and the scenario conditions all read it.
 
-use std::collections::BTreeSet;
-
 use serde::{Deserialize, Serialize};
 
 use crate::raft::quorum::quorum_size;
-use crate::raft::vec_map::VecMap;
+use crate::raft::vec_map::{VecMap, VecSet};
 use crate::raft::{Config, NodeId, ServerView};
 
 use super::cluster::{Sim, Status};
@@ -26,7 +24,7 @@ pub const HEALTH_INTERVAL_MS: u64 = 5000;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HalfStatus {
     /// Its voters.
-    pub voters: BTreeSet<NodeId>,
+    pub voters: VecSet<NodeId>,
     /// How many make a quorum.
     pub quorum: usize,
     /// Voters whose process runs.
@@ -84,7 +82,7 @@ impl Sim {
     pub fn quorum_status(&self) -> QuorumStatus {
         let cfg = self.config();
         let leader = self.leader();
-        let half = |voters: &BTreeSet<NodeId>| {
+        let half = |voters: &VecSet<NodeId>| {
             let quorum = quorum_size(voters);
             let alive = voters.iter().filter(|v| self.is_running(**v)).count();
             let reachable = self.reachable_voters(voters);
@@ -125,7 +123,7 @@ impl Sim {
             .filter(|(_, n)| n.status == Status::Running)
             .map(|(id, _)| *id)
             .collect();
-        let half_ok = |voters: &BTreeSet<NodeId>| {
+        let half_ok = |voters: &VecSet<NodeId>| {
             voters.is_empty()
                 || voters
                     .iter()
@@ -202,8 +200,8 @@ impl Sim {
 
     /// What member `local`'s server knows for the strict reconfiguration check.
     pub fn server_view(&self, local: NodeId) -> ServerView {
-        let mut connected = BTreeSet::new();
-        let mut healthy = BTreeSet::new();
+        let mut connected = VecSet::new();
+        let mut healthy = VecSet::new();
         for id in self.nodes.keys().copied().filter(|id| *id != local) {
             if let Some(since) = self.connected_since(local, id) {
                 connected.insert(id);
@@ -231,13 +229,13 @@ mod tests {
     use std::collections::BTreeMap;
 
     /// The links record rebuilt from nothing: what `refresh_links` must hold (times aside).
-    fn rebuilt(sim: &Sim) -> BTreeMap<NodeId, BTreeSet<NodeId>> {
+    fn rebuilt(sim: &Sim) -> BTreeMap<NodeId, VecSet<NodeId>> {
         let running: Vec<NodeId> = sim
             .ids()
             .into_iter()
             .filter(|i| sim.is_running(*i))
             .collect();
-        let mut out: BTreeMap<NodeId, BTreeSet<NodeId>> = BTreeMap::new();
+        let mut out: BTreeMap<NodeId, VecSet<NodeId>> = BTreeMap::new();
         for (i, a) in running.iter().enumerate() {
             for b in &running[i + 1..] {
                 if sim.net.connected(*a, *b) {
@@ -280,7 +278,7 @@ mod tests {
             let _ = sim.apply(&action);
             sim.tick(1);
             let _ = sim.apply(&Action::Loss(0));
-            let shape: BTreeMap<NodeId, BTreeSet<NodeId>> = sim
+            let shape: BTreeMap<NodeId, VecSet<NodeId>> = sim
                 .links
                 .iter()
                 .map(|(a, to)| (*a, to.keys().copied().collect()))

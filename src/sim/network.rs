@@ -4,8 +4,8 @@
 //! same link, so reordering only happens across links. Faults are checked when a message
 //! arrives, so a partition made while a message is in flight drops it.
 
+use crate::raft::vec_map::VecSet;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 
 use super::in_flight::InFlightMap;
 use super::link_tails::LinkTails;
@@ -31,9 +31,9 @@ pub struct InFlight {
 pub struct Network {
     /// Partition groups; a node in no group is in a group of its own when any exist... no:
     /// nodes not listed form one extra group together.
-    pub groups: Vec<BTreeSet<NodeId>>,
+    pub groups: Vec<VecSet<NodeId>>,
     /// Cut links, stored as (smaller id, larger id).
-    pub cuts: BTreeSet<(NodeId, NodeId)>,
+    pub cuts: VecSet<(NodeId, NodeId)>,
     /// Percent of messages lost.
     pub loss: u32,
     /// Messages in flight by id.
@@ -69,7 +69,7 @@ impl Network {
     }
 
     /// Splits the cluster into `groups` (replacing any earlier partition).
-    pub fn partition(&mut self, groups: Vec<BTreeSet<NodeId>>) {
+    pub fn partition(&mut self, groups: Vec<VecSet<NodeId>>) {
         self.groups = groups.into_iter().filter(|g| !g.is_empty()).collect();
     }
 

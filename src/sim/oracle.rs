@@ -21,6 +21,7 @@
 //! is told ([`Oracle::force_new_cluster`]), counts them as forgiven, and no longer expects
 //! them anywhere.
 
+use crate::raft::vec_map::VecSet;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -89,7 +90,7 @@ pub struct Oracle {
     /// Request ids below this were all seen answered or are tracked as open.
     scanned: u64,
     /// Writes not yet answered.
-    open_writes: BTreeSet<u64>,
+    open_writes: VecSet<u64>,
     /// Acknowledged writes still expected to survive, by request id.
     acked: BTreeMap<u64, Acked>,
     /// key → the acknowledged write of that key (request id).
@@ -302,7 +303,7 @@ impl Oracle {
 
     /// Checks that every acknowledged write is held by every running voter of `voters`
     /// (call it once the run has settled); records what is missing.
-    pub fn check_durable(&mut self, sim: &Sim, voters: &BTreeSet<NodeId>) {
+    pub fn check_durable(&mut self, sim: &Sim, voters: &VecSet<NodeId>) {
         let found = self.missing(sim, |id, _| voters.contains(&id));
         self.lost_writes.extend(found);
     }

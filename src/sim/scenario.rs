@@ -452,7 +452,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             let rest_col = need(toks, 1, len, "groups like n1,n2 | n3")?.col;
             let rest = &line[line_byte(line, rest_col)..];
             let mut groups = Vec::new();
-            let mut seen = std::collections::BTreeSet::new();
+            let mut seen = crate::raft::vec_map::VecSet::new();
             let mut col = rest_col;
             for part in rest.split('|') {
                 let words = tokenize(part);

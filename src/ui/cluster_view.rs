@@ -7,12 +7,10 @@
 //! only when something it shows changed, so a frame in which only messages moved touches
 //! only the message layer.
 
-use std::collections::BTreeSet;
-
 use yew::prelude::*;
 
 use crate::i18n::Lang;
-use crate::raft::vec_map::VecMap;
+use crate::raft::vec_map::{VecMap, VecSet};
 use crate::raft::{NodeId, Role};
 use crate::sim::{labels, SimNode, Status};
 use crate::tr;
@@ -75,7 +73,7 @@ fn groups(v: &View) -> Vec<Vec<NodeId>> {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let mut listed = BTreeSet::new();
+    let mut listed = VecSet::new();
     listed.extend(net.groups.iter().flatten().copied());
     let rest: Vec<NodeId> = v
         .sim
@@ -241,7 +239,7 @@ fn links(v: &View, lay: &Layout) -> Vec<LinkLine> {
         .map(|(id, _)| *id)
         .collect();
     let net = &v.sim.net;
-    let mut busy: BTreeSet<(NodeId, NodeId)> = BTreeSet::new();
+    let mut busy: VecSet<(NodeId, NodeId)> = VecSet::new();
     busy.extend(
         net.in_flight
             .values()
@@ -370,7 +368,7 @@ fn node_props(
     p: Pt,
     lay: &Layout,
     group: Option<usize>,
-    learners: &BTreeSet<NodeId>,
+    learners: &VecSet<NodeId>,
 ) -> NodeProps {
     let raft = &n.raft;
     let id = raft.id;

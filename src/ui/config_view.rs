@@ -1,8 +1,7 @@
 //! The configuration at a glance: "quorum 3 of 4 voters, 2 reachable", both majorities in a
 //! joint configuration, the learners, and which voters the leader cannot reach and why.
 
-use std::collections::BTreeSet;
-
+use crate::raft::vec_map::VecSet;
 use yew::prelude::*;
 
 use crate::raft::NodeId;
@@ -16,7 +15,7 @@ use crate::tr;
 use super::glossary::tip_in as tip;
 use super::style::node_name;
 
-fn names(ids: &BTreeSet<NodeId>) -> String {
+fn names(ids: &VecSet<NodeId>) -> String {
     ids.iter()
         .map(|i| node_name(*i))
         .collect::<Vec<_>>()
@@ -96,7 +95,7 @@ pub fn render(v: &View) -> Html {
         .iter()
         .filter_map(|id| why_not(l, sim, *id))
         .collect();
-    let mut learners: BTreeSet<NodeId> = cfg.learners.clone();
+    let mut learners: VecSet<NodeId> = cfg.learners.clone();
     learners.extend(cfg.learners_next.iter().copied());
     let leader = match status.leader {
         Some(lead) => tr!(

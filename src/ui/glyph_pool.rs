@@ -10,8 +10,7 @@
 //! at once than it has slots, and gives back idle slots at its end only when it has many more
 //! than it needs.
 
-use crate::raft::vec_map::VecMap;
-use std::collections::BTreeSet;
+use crate::raft::vec_map::{VecMap, VecSet};
 
 /// Idle slots kept beyond twice the items alive, so a pool that shrank does not grow back at
 /// the next burst.
@@ -55,7 +54,7 @@ impl<T: Clone> Pool<T> {
         T: 'a,
     {
         let items: Vec<(u64, &T)> = items.into_iter().collect();
-        let mut live: BTreeSet<u64> = BTreeSet::new();
+        let mut live: VecSet<u64> = VecSet::new();
         live.extend(items.iter().map(|(id, _)| *id));
         let mut placed: VecMap<u64, usize> = VecMap::new();
         for (i, slot) in self.slots.iter_mut().enumerate() {

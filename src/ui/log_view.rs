@@ -4,9 +4,8 @@
 //! newest entry is always in view, older ones by scrolling or "earlier". Membership entries
 //! say what they do (`+n4 learner`, `promote n4`, `joint +n4 -n1`, `leave joint`).
 
+use crate::raft::vec_map::VecSet;
 use yew::prelude::*;
-
-use std::collections::BTreeSet;
 
 use crate::raft::{ConfChangeSingle, Entry, EntryData, NodeId, Raft, Role};
 use crate::sim::{SimNode, Status};
@@ -133,7 +132,7 @@ fn entry_label(e: &Entry) -> String {
 /// A membership entry in words that cannot be misread: whether it adds a voter or a learner,
 /// promotes a learner, or enters or leaves a joint configuration. `learners` are the
 /// learners before this entry; it is updated.
-fn conf_label(e: &Entry, learners: &mut BTreeSet<NodeId>) -> Option<String> {
+fn conf_label(e: &Entry, learners: &mut VecSet<NodeId>) -> Option<String> {
     let EntryData::Conf { cc, .. } = &e.data else {
         return None;
     };
@@ -240,7 +239,7 @@ struct RowProps {
 fn row(lang: Lang, n: &SimNode, lo: u64, leader: Option<&Raft>) -> Html {
     let r = &n.raft;
     let log = &r.log;
-    let mut learners: BTreeSet<NodeId> = log.snapshot.conf.learners.clone();
+    let mut learners: VecSet<NodeId> = log.snapshot.conf.learners.clone();
     let entries: Vec<EntryBox> = log
         .entries
         .iter()
