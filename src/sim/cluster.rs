@@ -18,6 +18,7 @@ use crate::raft::{
 use super::action::Action;
 use super::client::{Outcome, Refusal, ReqKind, Request};
 use super::event::{Event, EventKind};
+use super::health::Shape;
 use super::network::{InFlight, Network};
 use super::options::Options;
 use super::requests::Waiting;
@@ -247,6 +248,10 @@ pub struct Sim {
     /// (only actions change who can reach whom); absent while it cannot.
     #[serde(default)]
     reachable_since: BTreeMap<NodeId, u64>,
+    /// The [`Shape`] at the last action that brought `links` and `reachable_since` up to
+    /// date: while it stays the same, both already hold what they would be brought to.
+    #[serde(skip)]
+    shape_seen: Option<Shape>,
 }
 
 impl Sim {
@@ -285,6 +290,7 @@ impl Sim {
             disruptions: 0,
             transfer_campaigns: BTreeMap::new(),
             reachable_since: BTreeMap::new(),
+            shape_seen: None,
         };
         for id in 1..=n {
             sim.create_node(id);
@@ -582,17 +588,40 @@ impl Sim {
         let f = self.net.in_flight.remove(&msg_id)?;
         let (from, to) = (f.msg.from, f.msg.to);
         let msg_type = f.msg.msg_type;
-        if let Some(reason) = self.undelivered(&f) {
+        // One lookup of the receiver, for why it would not get the message and for the step
+        // (this runs for nearly every event).
+        let Sim {
+            nodes,
+            rng,
+            net,
+            queue,
+            seq,
+            opts,
+            now,
+            checker,
+            commit_bound,
+            removed,
+            ..
+        } = self;
+        let receiver = nodes.get_mut(&to);
+        let reason = peek::undelivered_at(&f, receiver.as_deref(), net, removed);
+        let (Some(node), None) = (receiver, reason) else {
+            let reason = reason.unwrap_or(Undelivered::Missing);
             if reason == Undelivered::RemovedSender && !self.stopping.contains(&from) {
                 self.stop_removed(from, to);
             }
             self.dropped(&f);
             return Some(Cause::Dropped(msg_type, from, to, reason));
+        };
+        // As in `update_and_flush`, which every other change of a node goes through.
+        checker.unsettle(to);
+        node.raft.step(f.msg);
+        *commit_bound = (*commit_bound).max(node.raft.log.committed);
+        send_outbox(&mut node.raft, rng, net, queue, seq, opts, *now);
+        if !node.raft.notes.is_empty() {
+            self.word_notes(to);
         }
-        let msg = f.msg;
-        let is_snapshot = msg.msg_type == MsgType::Snap;
-        self.update_and_flush(to, |raft| raft.step(msg));
-        if is_snapshot {
+        if msg_type == MsgType::Snap {
             self.report_snapshot(to, from, false);
         }
         Some(Cause::Delivered(msg_type, from, to))
@@ -665,20 +694,23 @@ impl Sim {
         let Some(node) = nodes.get_mut(&id) else {
             return;
         };
-        // Every change of a node's raft state passes through here.
+        // Every change of a node's raft state passes through here (or through
+        // `process_delivery`, which does the same).
         checker.unsettle(id);
         update(&mut node.raft);
         *commit_bound = (*commit_bound).max(node.raft.log.committed);
-        for m in node.raft.msgs.drain(..) {
-            let latency = rng.range(opts.latency_min, opts.latency_max + 1);
-            let lost = rng.chance(net.loss);
-            let (mid, at) = net.send(m, *now, latency, lost);
-            enqueue(queue, seq, at, Due::Deliver { msg: mid });
+        send_outbox(&mut node.raft, rng, net, queue, seq, opts, *now);
+        if !node.raft.notes.is_empty() {
+            self.word_notes(id);
         }
-        if node.raft.notes.is_empty() {
+    }
+
+    /// Words what node `id` noted (taken out first: wording a note needs the whole
+    /// simulator).
+    fn word_notes(&mut self, id: NodeId) {
+        let Some(node) = self.nodes.get_mut(&id) else {
             return;
-        }
-        // Wording a note needs the whole simulator, so the notes are taken out first.
+        };
         let mut notes = std::mem::take(&mut node.raft.notes);
         for note in notes.drain(..) {
             self.on_note(id, note);
@@ -977,10 +1009,19 @@ impl Sim {
         let r = self.apply_inner(action);
         if r.is_ok() {
             self.settle_lost();
-            self.refresh_links();
+            // Most actions (a write, a read) change nothing that links and reachability
+            // depend on; then both are already up to date.
+            let shape = self.shape();
+            let same = shape.is_some() && shape == self.shape_seen;
+            if !same {
+                self.refresh_links();
+            }
             self.schedule_retry();
             self.check(|| Msg::verbatim(action.to_scn()), None);
-            self.note_reachability();
+            if !same {
+                self.note_reachability();
+            }
+            self.shape_seen = shape;
         }
         r
     }
@@ -1251,6 +1292,25 @@ impl Sim {
         n.status = Status::NotStarted;
         self.start_node(id);
         self.flush(id);
+    }
+}
+
+/// Puts what `raft` wrote to its outbox in flight, each message with its latency and fate
+/// drawn in outbox order, and queues its delivery.
+fn send_outbox(
+    raft: &mut Raft,
+    rng: &mut Rng,
+    net: &mut Network,
+    queue: &mut EventQueue<Due>,
+    seq: &mut u64,
+    opts: &Options,
+    now: u64,
+) {
+    for m in raft.msgs.drain(..) {
+        let latency = rng.range(opts.latency_min, opts.latency_max + 1);
+        let lost = rng.chance(net.loss);
+        let (mid, at) = net.send(m, now, latency, lost);
+        enqueue(queue, seq, at, Due::Deliver { msg: mid });
     }
 }
 

@@ -252,3 +252,45 @@ fn the_commit_bound_never_falls_below_a_started_nodes_commit() {
     }
     assert!(spared > 0);
 }
+
+/// After an action, `refresh_links` and `note_reachability` are skipped while the shape they
+/// read is the one they last ran on. Through every kind of change, a twin that always runs
+/// them (its memo cleared before each action) holds the same links (with their times) and
+/// the same reachability times; and the runs skipped both after many actions.
+#[test]
+fn skipping_links_and_reachability_for_an_unchanged_shape_changes_nothing() {
+    let (mut skipped, mut actions) = (0u64, 0u64);
+    for seed in 1..=12 {
+        let opts = Options {
+            seed,
+            snapshot_every: 8,
+            ..Options::default()
+        };
+        let (mut fast, mut reference) = (Sim::new(5, opts.clone()), Sim::new(5, opts));
+        let mut rng = Rng::new(seed * 7_577);
+        let mut next_id = 5;
+        for step in 0..250 {
+            let action = random_action(&fast, &mut rng, &mut next_id);
+            let before = fast.shape_seen.clone();
+            reference.shape_seen = None;
+            assert_eq!(fast.apply(&action), reference.apply(&action));
+            actions += 1;
+            if before.is_some() && before == fast.shape_seen {
+                skipped += 1;
+            }
+            assert_eq!(
+                fast.links, reference.links,
+                "seed {seed} step {step}: {action:?}"
+            );
+            assert_eq!(
+                fast.reachable_since, reference.reachable_since,
+                "seed {seed} step {step}: {action:?}"
+            );
+            let until = fast.now + rng.range(1, 6) * super::TICK_MS;
+            fast.advance_to(until);
+            reference.advance_to(until);
+        }
+        assert_eq!(fast.fingerprint(), reference.fingerprint(), "seed {seed}");
+    }
+    assert!(skipped * 5 > actions, "{skipped} of {actions} skipped");
+}
