@@ -304,12 +304,23 @@ impl Timeline {
         }
         let last = self.checkpoints.last().expect("never empty");
         if self.cur.now >= last.sim.now + self.interval && self.cur.processed > last.sim.processed {
+            // The event log is for display only; a restored moment shows its recent past, and
+            // only the recent requests. Both are left out of the clone and only their kept part
+            // copied: cloning them whole to drop most of them cost more than the rest of the
+            // state.
+            let events = std::mem::take(&mut self.cur.events);
+            let requests = std::mem::take(&mut self.cur.requests);
             let mut sim = self.cur.clone();
-            // The event log is for display only; a restored moment shows its recent past.
-            let keep = CHECKPOINT_EVENTS.min(sim.events.len());
-            sim.events.drain(..sim.events.len() - keep);
-            sim.events.shrink_to_fit();
-            sim.prune_requests(CHECKPOINT_REQUESTS);
+            self.cur.events = events;
+            self.cur.requests = requests;
+            let keep = CHECKPOINT_EVENTS.min(self.cur.events.len());
+            sim.events = self
+                .cur
+                .events
+                .range(self.cur.events.len() - keep..)
+                .cloned()
+                .collect();
+            sim.requests = self.cur.kept_requests(CHECKPOINT_REQUESTS);
             self.checkpoints.push(Checkpoint {
                 sim,
                 next_action: self.next_action,
