@@ -447,14 +447,17 @@ impl Sim {
     /// flight). Equal runs give equal digests on every platform, so a run in the browser can
     /// be compared with the same run natively.
     pub fn fingerprint(&self) -> u64 {
-        let text = format!(
+        use std::fmt::Write;
+        // The digest of the text, hashed as it is written rather than gathered into one
+        // string first (megabytes for a long run's logs and key-value states).
+        let mut h = Fnv1a(0xcbf2_9ce4_8422_2325);
+        write!(
+            h,
             "{}|{}|{:?}|{:?}|{:?}",
             self.now, self.processed, self.nodes, self.net, self.violations
-        );
-        // FNV-1a: tiny, portable, stable across releases (unlike std's hasher).
-        text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
-        })
+        )
+        .expect("hashing never fails");
+        h.0
     }
 
     /// All node ids.
@@ -1329,6 +1332,19 @@ fn observed(nodes: &BTreeMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_
             raft: &n.raft,
             alive: n.status == Status::Running,
         })
+}
+
+/// FNV-1a over the bytes written: tiny, portable, stable across releases (unlike std's
+/// hasher).
+struct Fnv1a(u64);
+
+impl std::fmt::Write for Fnv1a {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        for b in s.bytes() {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+        Ok(())
+    }
 }
 
 /// What a deserialized simulator knows of its nodes' commit indexes: nothing.
