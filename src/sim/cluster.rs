@@ -497,17 +497,6 @@ impl Sim {
         };
         self.now = self.now.max(at);
         self.processed += 1;
-        // What an event can change: the node that ticks; the receiver of a message, and its
-        // sender (told about a snapshot's fate, or stopped as a removed member).
-        let touched = match due {
-            Due::Tick { node, .. } | Due::StopRemoved { node, .. } => [node, node],
-            Due::Deliver { msg } => self
-                .net
-                .in_flight
-                .get(&msg)
-                .map_or([0, 0], |f| [f.msg.to, f.msg.from]),
-            Due::Deadline { .. } | Due::Retry => [0, 0],
-        };
         let cause = match due {
             Due::Tick { node, epoch } => self.process_tick(node, epoch),
             Due::Deliver { msg } => self.process_delivery(msg),
@@ -534,12 +523,20 @@ impl Sim {
         };
         if let Some(cause) = cause {
             self.settle_lost();
-            // A delivery's sender is checked only if it may have changed since its last
-            // clean check (this event reports a snapshot's fate to it or stops it; an earlier
-            // event left it unchecked): otherwise its check would skip it as quiet.
-            let touched = match touched {
-                [to, from] if to != from && self.checker.settled(from) => [to, to],
-                t => t,
+            // What an event can change: the node that ticks; the receiver of a message, and
+            // its sender (told about a snapshot's fate, or stopped as a removed member). A
+            // delivery's sender is checked only if it may have changed since its last clean
+            // check (this event reports a snapshot's fate to it or stops it; an earlier event
+            // left it unchecked): otherwise its check would skip it as quiet.
+            let touched = match cause {
+                Cause::Tick(id) => [id, id],
+                Cause::Delivered(_, from, to) | Cause::Dropped(_, from, to, _) => {
+                    if to != from && self.checker.settled(from) {
+                        [to, to]
+                    } else {
+                        [to, from]
+                    }
+                }
             };
             self.check(|| cause.words(), Some(&touched));
         }
