@@ -234,6 +234,25 @@ test('playing with only heartbeats: toolbar controls, tabs and welcome are not r
   }),
 );
 
+test('the Client tab is not rebuilt while only heartbeats fly; a request and its outcome rebuild it', { timeout: 90_000 }, () =>
+  withApp('render-client-tab', async (app) => {
+    const { page } = app;
+    await waitLeader(page);
+    await propose(page, 'x', '1');
+    await page.waitForSelector('.requests [data-outcome="committed"]', { timeout: 30_000 });
+    const before = await builds(page);
+    await waitSimTime(page, (await simNow(page)) + 1000);
+    const quiet = await builds(page);
+    assert.equal(quiet.tabs, before.tabs, `tabs not built again while only heartbeats flew: ${JSON.stringify({ before, quiet })}`);
+    // A new request shows, pending or not, and then its outcome (the kept build is not stale).
+    await page.click('button[aria-label="propose write"]');
+    await page.waitForFunction(() => document.querySelectorAll('.requests [data-request]').length === 2);
+    await page.waitForFunction(() => [...document.querySelectorAll('.requests [data-outcome]')].every((e) => e.dataset.outcome === 'committed'), null, { timeout: 30_000 });
+    const after = await builds(page);
+    assert.ok(after.tabs > quiet.tabs, `the request rebuilt the tab: ${JSON.stringify({ quiet, after })}`);
+  }),
+);
+
 test('a write builds only the log boxes and event lines it changed, not whole rows or the whole list', { timeout: 90_000 }, () =>
   withApp('render-items', async (app) => {
     const { page } = app;
