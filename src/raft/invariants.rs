@@ -19,14 +19,14 @@
 pub mod ghost;
 
 use serde::{Deserialize, Serialize};
-use std::collections::btree_map::Entry;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use self::ghost::{Ghost, Seen};
 use super::message::NodeId;
 use super::quorum;
 use super::raft::{Raft, Role};
 use super::tracker::Config;
+use super::vec_map::VecMap;
 
 /// One broken property.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,7 +138,7 @@ struct MemoTable {
     /// Slot `id` holds node `id`'s memo, for ids below [`MEMO_SLOTS`].
     slots: Vec<Option<Memo>>,
     /// The memos of larger ids.
-    large: BTreeMap<NodeId, Memo>,
+    large: VecMap<NodeId, Memo>,
 }
 
 impl MemoTable {
@@ -161,10 +161,8 @@ impl MemoTable {
     /// Node `id`'s memo, created empty if it had none; true if it was created.
     fn entry(&mut self, id: NodeId) -> (bool, &mut Memo) {
         if id >= MEMO_SLOTS {
-            return match self.large.entry(id) {
-                Entry::Occupied(e) => (false, e.into_mut()),
-                Entry::Vacant(e) => (true, e.insert(Memo::default())),
-            };
+            let fresh = !self.large.contains_key(&id);
+            return (fresh, self.large.get_or_insert_with(id, Memo::default));
         }
         let i = id as usize;
         if self.slots.len() <= i {
@@ -181,7 +179,7 @@ pub struct Checker {
     /// Ghost state per lineage: 0 is the original cluster, each force-new-cluster adds one.
     ghosts: Vec<Ghost>,
     /// node → its lineage, where not 0.
-    lineage: BTreeMap<NodeId, usize>,
+    lineage: VecMap<NodeId, usize>,
     /// Per node memory.
     memo: MemoTable,
 }
@@ -190,7 +188,7 @@ impl Default for Checker {
     fn default() -> Self {
         Checker {
             ghosts: vec![Ghost::default()],
-            lineage: BTreeMap::new(),
+            lineage: VecMap::new(),
             memo: MemoTable::default(),
         }
     }
@@ -315,7 +313,7 @@ impl Checker {
     /// what broke. `nodes` are all the nodes that exist (started).
     pub fn check(&mut self, nodes: &[Observed]) -> Vec<Violation> {
         let mut out = Vec::new();
-        let by_id: BTreeMap<NodeId, Observed> = nodes.iter().map(|o| (o.raft.id, *o)).collect();
+        let by_id: VecMap<NodeId, Observed> = nodes.iter().map(|o| (o.raft.id, *o)).collect();
         let lookup = |id: NodeId| by_id.get(&id).copied();
         for o in nodes {
             self.check_node(*o, true, &lookup, &mut out);

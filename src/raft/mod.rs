@@ -2,7 +2,8 @@
 //!
 //! One file per concept: [`raft`] (roles, elections, replication), [`log`], [`tracker`]
 //! (configuration and per-follower progress), [`quorum`], [`confchange`], [`read_only`]
-//! (ReadIndex), [`server`] (etcd's server-side checks), [`invariants`], [`rng`].
+//! (ReadIndex), [`server`] (etcd's server-side checks), [`invariants`], [`rng`], [`vec_map`]
+//! (the small ordered map for maps keyed by node id).
 
 pub mod confchange;
 pub mod invariants;
@@ -18,6 +19,7 @@ pub mod rng;
 pub mod server;
 pub mod shared_vec;
 pub mod tracker;
+pub mod vec_map;
 
 pub use confchange::ConfChangeTransition;
 pub use kv::KvState;

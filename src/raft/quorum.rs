@@ -5,9 +5,10 @@
 //! outgoing half.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use super::message::NodeId;
+use super::vec_map::VecMap;
 
 /// The outcome of counting votes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,7 +95,7 @@ fn quorum_value(acks: &mut [u64]) -> u64 {
 }
 
 /// Counts `votes` (true = granted) among `voters`; votes from non-voters are ignored.
-pub fn vote_result(voters: &MajorityConfig, votes: &BTreeMap<NodeId, bool>) -> VoteResult {
+pub fn vote_result(voters: &MajorityConfig, votes: &VecMap<NodeId, bool>) -> VoteResult {
     if voters.is_empty() {
         return VoteResult::Won;
     }
@@ -120,7 +121,7 @@ pub fn vote_result(voters: &MajorityConfig, votes: &BTreeMap<NodeId, bool>) -> V
 pub fn joint_vote_result(
     incoming: &MajorityConfig,
     outgoing: &MajorityConfig,
-    votes: &BTreeMap<NodeId, bool>,
+    votes: &VecMap<NodeId, bool>,
 ) -> VoteResult {
     let a = vote_result(incoming, votes);
     let b = vote_result(outgoing, votes);
@@ -145,6 +146,7 @@ pub fn joint_committed_index(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     fn set(ids: &[u64]) -> MajorityConfig {
         ids.iter().copied().collect()
@@ -197,7 +199,7 @@ mod tests {
     #[test]
     fn votes_pending_won_lost() {
         let v = set(&[1, 2, 3]);
-        let mut votes = BTreeMap::new();
+        let mut votes = VecMap::new();
         votes.insert(1, true);
         assert_eq!(vote_result(&v, &votes), VoteResult::Pending);
         votes.insert(2, false);
@@ -208,7 +210,7 @@ mod tests {
         assert_eq!(vote_result(&v, &votes), VoteResult::Lost);
         // A 2-2 split of four voters cannot win.
         let v4 = set(&[1, 2, 3, 4]);
-        let split: BTreeMap<u64, bool> = [(1, true), (2, true), (3, false), (4, false)]
+        let split: VecMap<u64, bool> = [(1, true), (2, true), (3, false), (4, false)]
             .into_iter()
             .collect();
         assert_eq!(vote_result(&v4, &split), VoteResult::Lost);
@@ -216,7 +218,7 @@ mod tests {
 
     #[test]
     fn joint_votes_lose_if_either_half_loses() {
-        let votes: BTreeMap<u64, bool> = [(1, true), (2, true), (3, false), (4, false)]
+        let votes: VecMap<u64, bool> = [(1, true), (2, true), (3, false), (4, false)]
             .into_iter()
             .collect();
         assert_eq!(

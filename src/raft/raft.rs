@@ -7,7 +7,6 @@
 //! sent), so a vote is never granted twice in one term, even across a crash.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::confchange;
@@ -24,6 +23,7 @@ use super::quorum::VoteResult;
 use super::read_only::ReadOnly;
 use super::rng::Rng;
 use super::tracker::{Config, Progress, ProgressState, ProgressTracker};
+use super::vec_map::VecMap;
 
 /// A node's role (Raft §5.1, plus the pre-candidate of thesis §9.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -152,7 +152,7 @@ pub struct Raft {
     /// Read-index requests that arrived before the leader committed an entry of its term.
     pub pending_read_index: Vec<Message>,
     /// Reads this node was asked for, by request id: the key.
-    pub read_keys: BTreeMap<u64, String>,
+    pub read_keys: VecMap<u64, String>,
     /// Read indexes obtained and waiting to be applied: (request id, index).
     pub read_waits: Vec<(u64, u64)>,
     /// Ticks since the last election timeout reset.
@@ -216,7 +216,7 @@ impl Raft {
             pending_conf_index: 0,
             read_only: ReadOnly::default(),
             pending_read_index: Vec::new(),
-            read_keys: BTreeMap::new(),
+            read_keys: VecMap::new(),
             read_waits: Vec::new(),
             election_elapsed: 0,
             heartbeat_elapsed: 0,
@@ -979,7 +979,7 @@ impl Raft {
         };
         // Inserted, not collected: `collect` into a B-tree map sorts first, linking a copy of
         // std's sort into the browser build for this one pair type (the acks come sorted).
-        let mut votes: BTreeMap<NodeId, bool> = BTreeMap::new();
+        let mut votes: VecMap<NodeId, bool> = VecMap::new();
         votes.extend(acks.iter().map(|id| (*id, true)));
         if self.trk.config.vote_result(&votes) != VoteResult::Won {
             return;

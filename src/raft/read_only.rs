@@ -3,9 +3,10 @@
 //! sent after it, proving the leader was still the leader at that moment.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use super::message::NodeId;
+use super::vec_map::VecMap;
 
 /// A read request waiting for its heartbeat round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,7 +25,7 @@ pub struct ReadIndexStatus {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReadOnly {
     /// Requests by context.
-    pub pending: BTreeMap<u64, ReadIndexStatus>,
+    pub pending: VecMap<u64, ReadIndexStatus>,
     /// Contexts in arrival order.
     pub queue: Vec<u64>,
 }

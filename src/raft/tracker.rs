@@ -5,12 +5,13 @@
 //! bounded by an inflight window; `Snapshot` sends nothing until a snapshot is acknowledged.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::message::NodeId;
 use super::quorum::{self, MajorityConfig, VoteResult};
+use super::vec_map::VecMap;
 
 /// A membership configuration. While `outgoing` is non-empty the cluster is in a joint
 /// configuration and every decision needs a majority of both `voters` and `outgoing`.
@@ -66,7 +67,7 @@ impl Config {
     }
 
     /// Counts votes under this configuration (both majorities when joint).
-    pub fn vote_result(&self, votes: &BTreeMap<NodeId, bool>) -> VoteResult {
+    pub fn vote_result(&self, votes: &VecMap<NodeId, bool>) -> VoteResult {
         quorum::joint_vote_result(&self.voters, &self.outgoing, votes)
     }
 
@@ -321,9 +322,9 @@ pub struct ProgressTracker {
     /// [`ProgressTracker::set_config`], which also renews [`ProgressTracker::config_stamp`].
     pub config: Config,
     /// Progress of every member of `config` (the node itself included).
-    pub progress: BTreeMap<NodeId, Progress>,
+    pub progress: VecMap<NodeId, Progress>,
     /// Votes received in the current campaign.
-    pub votes: BTreeMap<NodeId, bool>,
+    pub votes: VecMap<NodeId, bool>,
     /// The inflight window for new progress entries.
     pub max_inflight: usize,
     /// See [`ProgressTracker::config_stamp`].
@@ -370,8 +371,8 @@ impl ProgressTracker {
     pub fn new(config: Config, next: u64, max_inflight: usize) -> ProgressTracker {
         let mut t = ProgressTracker {
             config: Config::default(),
-            progress: BTreeMap::new(),
-            votes: BTreeMap::new(),
+            progress: VecMap::new(),
+            votes: VecMap::new(),
             max_inflight,
             config_stamp: 0,
         };
@@ -396,7 +397,7 @@ impl ProgressTracker {
         self.progress.retain(|id, _| members.contains(id));
         for id in &members {
             let learner = config.is_learner(*id) && !config.is_voter(*id);
-            let pr = self.progress.entry(*id).or_insert_with(|| {
+            let pr = self.progress.get_or_insert_with(*id, || {
                 let mut p = Progress::new(next, self.max_inflight, learner);
                 p.recent_active = true;
                 p
@@ -418,7 +419,7 @@ impl ProgressTracker {
 
     /// Records a vote and returns the campaign's outcome so far.
     pub fn record_vote(&mut self, id: NodeId, granted: bool) -> VoteResult {
-        self.votes.entry(id).or_insert(granted);
+        self.votes.get_or_insert_with(id, || granted);
         self.config.vote_result(&self.votes)
     }
 
@@ -440,8 +441,7 @@ impl ProgressTracker {
 
     /// Whether a quorum was recently active (check-quorum). `me` always counts as active.
     pub fn quorum_active(&self, me: NodeId) -> bool {
-        // Inserted, not collected (no copy of std's sort for this pair type in the wasm).
-        let mut votes: BTreeMap<NodeId, bool> = BTreeMap::new();
+        let mut votes: VecMap<NodeId, bool> = VecMap::new();
         votes.extend(
             self.progress
                 .iter()

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::i18n::{Lang, Msg};
+use crate::raft::vec_map::VecMap;
 use crate::raft::{MsgType, NodeId, Role};
 
 use super::cluster::{NextEvent, Sim, Status};
@@ -25,7 +26,7 @@ struct NodeGlance {
 /// glances says whether a step was quiet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Glance {
-    nodes: BTreeMap<NodeId, NodeGlance>,
+    nodes: VecMap<NodeId, NodeGlance>,
     next_msg: u64,
     event_count: u64,
     processed: u64,
@@ -34,9 +35,7 @@ pub struct Glance {
 impl Glance {
     /// Takes a glance at `sim`.
     pub fn of(sim: &Sim) -> Glance {
-        // Inserted one by one: `collect` into a B-tree map sorts first, which links one more
-        // copy of std's sort into the browser build.
-        let mut nodes = BTreeMap::new();
+        let mut nodes = VecMap::new();
         nodes.extend(sim.nodes.iter().map(|(id, n)| {
             (
                 *id,

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::i18n::{Lang, Msg};
 use crate::raft::invariants::{Checker, Observed};
+use crate::raft::vec_map::VecMap;
 use crate::raft::{
     ConfChange, ConfChangeSingle, Config, Message, MsgType, NodeId, Note, Raft, Rng, Role, StepDown,
 };
@@ -179,7 +180,7 @@ pub struct Sim {
     /// Events processed so far (a position in the run, finer than time).
     pub processed: u64,
     /// Every node ever created, by id.
-    pub nodes: BTreeMap<NodeId, SimNode>,
+    pub nodes: VecMap<NodeId, SimNode>,
     /// The configuration every node starts from (the initial voters).
     pub genesis: Config,
     /// The network and the messages in flight.
@@ -195,12 +196,12 @@ pub struct Sim {
     pub requests: BTreeMap<u64, Request>,
     pub(super) next_req: u64,
     /// Requests no member could take yet, retried after every event until their deadline.
-    pub waiting: BTreeMap<u64, Waiting>,
+    pub waiting: VecMap<u64, Waiting>,
     /// Whether a retry event is in the queue.
     retry_scheduled: bool,
     /// Since when each pair of members (lower id first) has been connected, ms: etcd's
     /// transport ActiveSince, for the strict reconfiguration check.
-    pub links: BTreeMap<NodeId, BTreeMap<NodeId, u64>>,
+    pub links: VecMap<NodeId, VecMap<NodeId, u64>>,
     /// Members that ever started (etcd: published their name).
     pub started: BTreeSet<NodeId>,
     /// The last read request.
@@ -225,7 +226,7 @@ pub struct Sim {
     /// Where each pending request's entry was appended (index, term), to tell when that
     /// index commits with another entry and the request is lost.
     #[serde(default)]
-    appended: BTreeMap<u64, (u64, u64)>,
+    appended: VecMap<u64, (u64, u64)>,
     /// Stable leaders deposed by a higher term: leaders connected to a quorum of running
     /// voters, without message loss, for at least an election timeout, that stepped down
     /// because of a higher term other than a leader transfer's. This is the disruption
@@ -236,11 +237,11 @@ pub struct Sim {
     /// The term each node last campaigned in because of a leader transfer (TimeoutNow), so a
     /// transfer's step-down is not counted as a disruption.
     #[serde(default)]
-    transfer_campaigns: BTreeMap<NodeId, u64>,
+    transfer_campaigns: VecMap<NodeId, u64>,
     /// Since when (ms) each node has been able to reach a quorum, as of the last action
     /// (only actions change who can reach whom); absent while it cannot.
     #[serde(default)]
-    reachable_since: BTreeMap<NodeId, u64>,
+    reachable_since: VecMap<NodeId, u64>,
 }
 
 impl Sim {
@@ -253,7 +254,7 @@ impl Sim {
             opts,
             now: 0,
             processed: 0,
-            nodes: BTreeMap::new(),
+            nodes: VecMap::new(),
             genesis,
             net: Network::default(),
             queue: EventQueue::default(),
@@ -263,9 +264,9 @@ impl Sim {
             event_count: 0,
             requests: BTreeMap::new(),
             next_req: 1,
-            waiting: BTreeMap::new(),
+            waiting: VecMap::new(),
             retry_scheduled: false,
-            links: BTreeMap::new(),
+            links: VecMap::new(),
             started: BTreeSet::new(),
             last_read: None,
             checker: Checker::new(),
@@ -274,10 +275,10 @@ impl Sim {
             conf_reported: BTreeSet::new(),
             removed: BTreeSet::new(),
             stopping: BTreeSet::new(),
-            appended: BTreeMap::new(),
+            appended: VecMap::new(),
             disruptions: 0,
-            transfer_campaigns: BTreeMap::new(),
-            reachable_since: BTreeMap::new(),
+            transfer_campaigns: VecMap::new(),
+            reachable_since: VecMap::new(),
         };
         for id in 1..=n {
             sim.create_node(id);
@@ -420,7 +421,7 @@ impl Sim {
         let now = self.now;
         for (id, reaches) in self.reachability() {
             if reaches {
-                self.reachable_since.entry(id).or_insert(now);
+                self.reachable_since.get_or_insert_with(id, || now);
             } else {
                 self.reachable_since.remove(&id);
             }
@@ -1245,7 +1246,7 @@ fn enqueue(queue: &mut EventQueue<Due>, seq: &mut u64, at: u64, due: Due) {
     queue.push(at, *seq, due);
 }
 
-fn observed(nodes: &BTreeMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_>> {
+fn observed(nodes: &VecMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_>> {
     nodes
         .get(&id)
         .filter(|n| !matches!(n.status, Status::NotStarted | Status::Misconfigured))

@@ -8,11 +8,12 @@
 //! [`Sim::quorum_status`] is the one place that counts voters per half of a (possibly
 //! joint) configuration: the UI, the CLI and the scenario conditions all read it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
 use crate::raft::quorum::quorum_size;
+use crate::raft::vec_map::VecMap;
 use crate::raft::{Config, NodeId, ServerView};
 
 use super::cluster::{Sim, Status};
@@ -54,7 +55,7 @@ pub struct QuorumStatus {
 /// then bringing it up to date would change nothing. One pass in key order, no lookups, so
 /// the check after a write costs little even at 64 members.
 fn links_hold_exactly(
-    links: &BTreeMap<NodeId, BTreeMap<NodeId, u64>>,
+    links: &VecMap<NodeId, VecMap<NodeId, u64>>,
     running: &[NodeId],
     net: &Network,
 ) -> bool {
@@ -183,7 +184,9 @@ impl Sim {
         for (i, a) in running.iter().enumerate() {
             for b in &running[i + 1..] {
                 if net.connected(*a, *b) {
-                    self.links.entry(*a).or_default().entry(*b).or_insert(now);
+                    self.links
+                        .get_or_insert_with(*a, VecMap::new)
+                        .get_or_insert_with(*b, || now);
                 }
             }
         }
@@ -225,6 +228,7 @@ mod tests {
     use super::*;
     use crate::raft::Rng;
     use crate::sim::{Action, Options};
+    use std::collections::BTreeMap;
 
     /// The links record rebuilt from nothing: what `refresh_links` must hold (times aside).
     fn rebuilt(sim: &Sim) -> BTreeMap<NodeId, BTreeSet<NodeId>> {
@@ -295,7 +299,7 @@ mod tests {
     fn links_hold_exactly_notices_every_kind_of_difference() {
         let net = Network::default();
         let running = [1, 2, 3];
-        let full: BTreeMap<NodeId, BTreeMap<NodeId, u64>> = [
+        let full: VecMap<NodeId, VecMap<NodeId, u64>> = [
             (1, [(2, 0), (3, 5)].into_iter().collect()),
             (2, [(3, 7)].into_iter().collect()),
         ]
@@ -309,7 +313,7 @@ mod tests {
         extra.insert(3, [(4, 0)].into_iter().collect());
         assert!(!links_hold_exactly(&extra, &running, &net));
         let mut empty = full.clone();
-        empty.insert(3, BTreeMap::new());
+        empty.insert(3, VecMap::new());
         assert!(!links_hold_exactly(&empty, &running, &net));
         // A cut link must be gone.
         let mut cut = Network::default();

@@ -25,6 +25,7 @@ pub mod link_tails;
 pub mod network;
 pub mod options;
 pub mod oracle;
+pub mod pace;
 pub mod player;
 pub mod presets;
 pub mod requests;

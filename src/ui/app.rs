@@ -21,7 +21,7 @@ use super::lang_pref;
 use super::lazy_text;
 use super::lesson::Lesson;
 use super::memo::Memos;
-use super::pace::{self, Pace};
+use super::pace::Pace;
 use super::prefs;
 use super::{event_log, log_view, page};
 
@@ -204,7 +204,7 @@ impl App {
         };
         self.last_ts = Some(ts);
         if lesson {
-            let rate = pace::teaching_rate(self.tl().sim());
+            let rate = crate::sim::pace::teaching_rate(self.tl().sim());
             if let Some(l) = self.scenario.as_mut() {
                 l.advance(dt * rate * l.speed);
             }

@@ -7,11 +7,12 @@
 //! only when something it shows changed, so a frame in which only messages moved touches
 //! only the message layer.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use yew::prelude::*;
 
 use crate::i18n::Lang;
+use crate::raft::vec_map::VecMap;
 use crate::raft::{NodeId, Role};
 use crate::sim::{labels, SimNode, Status};
 use crate::tr;
@@ -93,7 +94,7 @@ fn groups(v: &View) -> Vec<Vec<NodeId>> {
 pub fn render(v: &View) -> Html {
     let lay = layout(v);
     let groups = groups(v);
-    let mut group_of: BTreeMap<NodeId, usize> = BTreeMap::new();
+    let mut group_of: VecMap<NodeId, usize> = VecMap::new();
     group_of.extend(
         groups
             .iter()

@@ -10,7 +10,8 @@
 //! at once than it has slots, and gives back idle slots at its end only when it has many more
 //! than it needs.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::raft::vec_map::VecMap;
+use std::collections::BTreeSet;
 
 /// Idle slots kept beyond twice the items alive, so a pool that shrank does not grow back at
 /// the next burst.
@@ -56,7 +57,7 @@ impl<T: Clone> Pool<T> {
         let items: Vec<(u64, &T)> = items.into_iter().collect();
         let mut live: BTreeSet<u64> = BTreeSet::new();
         live.extend(items.iter().map(|(id, _)| *id));
-        let mut placed: BTreeMap<u64, usize> = BTreeMap::new();
+        let mut placed: VecMap<u64, usize> = VecMap::new();
         for (i, slot) in self.slots.iter_mut().enumerate() {
             match slot.id {
                 Some(id) if live.contains(&id) => {

@@ -4,7 +4,7 @@
 //! with a button to drop it. The pills are their own component, the only part of the drawing
 //! redrawn in a frame where nothing but messages moved, drawn in a pool of reused slots.
 
-use std::collections::BTreeMap;
+use crate::raft::vec_map::VecMap;
 
 use yew::prelude::*;
 use yew::TargetCast;
@@ -212,7 +212,7 @@ pub fn MessageLayer(p: &LayerProps) -> Html {
     let l = p.lang;
     let mut pool = pool.borrow_mut();
     // The tooltip is worded once per message (a slot keeps it while the message travels).
-    let kept: BTreeMap<u64, AttrValue> = pool
+    let kept: VecMap<u64, AttrValue> = pool
         .slots()
         .iter()
         .filter(|s| s.item.lang == l)

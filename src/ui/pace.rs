@@ -1,16 +1,8 @@
-//! How fast simulated time runs against the wall clock. The teaching pace slows down while
-//! the protocol does something worth watching (an election, entries or votes on the wire) and
-//! runs faster while only heartbeats fly, so a message visibly crosses the screen and an
-//! election takes a few seconds, yet waiting for a timeout does not take all day.
-//! Only a choice of speed: what happens in the run never depends on it.
+//! The speed of free play: the teaching pace ([`crate::sim::pace`]) or a fixed multiple of real
+//! time. Only a choice of speed: what happens in the run never depends on it.
 
-use crate::raft::{MsgType, Role};
-use crate::sim::{Sim, Status};
-
-/// Simulated ms per wall ms while something worth watching happens.
-pub const FOCUS_RATE: f64 = 0.06;
-/// Simulated ms per wall ms while only heartbeats fly and timers run.
-pub const CRUISE_RATE: f64 = 0.4;
+use crate::sim::pace::teaching_rate;
+use crate::sim::Sim;
 
 /// The speed of free play.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,28 +29,6 @@ impl Pace {
             Pace::Teach => teaching_rate(sim),
             Pace::Fixed(s) => s,
         }
-    }
-}
-
-/// Whether the run is at a moment worth slowing down for: a campaign under way, or a
-/// message other than a heartbeat in flight.
-pub fn eventful(sim: &Sim) -> bool {
-    let campaigning = sim.nodes.values().any(|n| {
-        n.status == Status::Running && matches!(n.raft.role, Role::Candidate | Role::PreCandidate)
-    });
-    campaigning
-        || sim.net.in_flight.values().any(|f| {
-            !f.msg.msg_type.is_local()
-                && !matches!(f.msg.msg_type, MsgType::Heartbeat | MsgType::HeartbeatResp)
-        })
-}
-
-/// The teaching pace's rate for the moment `sim` is at.
-pub fn teaching_rate(sim: &Sim) -> f64 {
-    if eventful(sim) {
-        FOCUS_RATE
-    } else {
-        CRUISE_RATE
     }
 }
 

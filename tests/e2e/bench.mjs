@@ -24,7 +24,7 @@
 //           target/release/raftlab). Simulated ticks per second of CPU time (the page's main
 //           thread, from DevTools' ThreadTime; the process's user + system time), the page
 //           work beyond the simulation, the ratios, and all fingerprints (equal: every run
-//           did the same thing).
+//           did the same thing). The kinds run interleaved, one of each a round, order rotated.
 //
 //   node tests/e2e/bench.mjs [--part fps|writes|cold|sim|explore|all] [--seconds 10] [--throttle 1]
 //                            [--speed 1] [--minutes 5] [--keys distinct|one|both] [--runs 3]
@@ -74,6 +74,26 @@ const PROBES = () => {
   addEventListener('TrunkApplicationStarted', (e) => {
     window.__bench.memory = e.detail?.wasm?.memory ?? null;
   });
+  // The one frame sampler of every part: each animation frame's interval, the app's own work
+  // in it (data-frame-ms; none on a blank page) and the long tasks while it ran, for as long
+  // as more(ms since start) says.
+  window.__bench.sample = (more) =>
+    new Promise((done) => {
+      const intervals = [];
+      const work = [];
+      const longBefore = window.__bench.longTasks.length;
+      const t0 = performance.now();
+      let last = t0;
+      function frame(t) {
+        intervals.push(t - last);
+        last = t;
+        const ms = document.querySelector('[data-now]')?.dataset.frameMs;
+        if (ms !== undefined) work.push(Number(ms));
+        if (more(t - t0)) requestAnimationFrame(frame);
+        else done({ intervals, work, longTasks: window.__bench.longTasks.slice(longBefore), wallMs: performance.now() - t0 });
+      }
+      requestAnimationFrame(frame);
+    });
 };
 
 async function openWithProbes(path) {
@@ -111,21 +131,8 @@ async function ceilingFrames(seconds) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     await page.setContent('<!doctype html><title>rAF only</title><p>rAF only</p>');
-    return await page.evaluate(async (seconds) => {
-      const intervals = [];
-      const t0 = performance.now();
-      let last = t0;
-      await new Promise((done) => {
-        function frame(t) {
-          intervals.push(t - last);
-          last = t;
-          if (t - t0 < seconds * 1000) requestAnimationFrame(frame);
-          else done();
-        }
-        requestAnimationFrame(frame);
-      });
-      return { intervals, wallMs: performance.now() - t0 };
-    }, seconds);
+    await page.evaluate(PROBES);
+    return await page.evaluate((seconds) => window.__bench.sample((ms) => ms < seconds * 1000), seconds);
   } finally {
     await browser.close();
   }
@@ -197,9 +204,6 @@ async function fpsPart() {
       const propose = document.querySelector('button[aria-label="propose write"]');
       const traffic = setInterval(() => propose.click(), 250);
       const state = () => document.querySelector('[data-now]');
-      const intervals = [];
-      const work = [];
-      const longBefore = window.__bench.longTasks.length;
       // DOM mutation records by region: a figure the machine's load does not move.
       const regions = [
         ['messages', '.cluster .msgs'],
@@ -220,29 +224,14 @@ async function fpsPart() {
         }
       }) : null;
       observer?.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-      const t0 = performance.now();
       const now0 = Number(state().dataset.now);
-      let last = t0;
-      await new Promise((done) => {
-        function frame(t) {
-          intervals.push(t - last);
-          last = t;
-          work.push(Number(state().dataset.frameMs));
-          if (t - t0 < seconds * 1000) requestAnimationFrame(frame);
-          else done();
-        }
-        requestAnimationFrame(frame);
-      });
+      const sampled = await window.__bench.sample((ms) => ms < seconds * 1000);
       clearInterval(traffic);
       observer?.disconnect();
-      const elapsed = performance.now() - t0;
       return {
         mutations,
-        intervals,
-        work,
-        longTasks: window.__bench.longTasks.slice(longBefore),
+        ...sampled,
         simMs: Number(state().dataset.now) - now0,
-        wallMs: elapsed,
         maxTerm: Math.max(...[...document.querySelectorAll('[data-node][data-role]')].map((e) => Number(e.dataset.term))),
         logEntries: document.querySelectorAll('[data-index]').length,
       };
@@ -304,11 +293,7 @@ async function writesPart(distinct) {
         };
         const start = Number(state().dataset.now);
         const end = start + minutes * 60_000;
-        const intervals = [];
-        const work = [];
         let written = 0;
-        let last = performance.now();
-        const t0 = last;
         // yew takes a typed value in its own task, so the click waits for one.
         const settle = () => new Promise((r) => setTimeout(r, 0));
         let running = true;
@@ -328,24 +313,15 @@ async function writesPart(distinct) {
             }
           }
         })();
-        await new Promise((done) => {
-          function frame(t) {
-            intervals.push(t - last);
-            last = t;
-            work.push(Number(state().dataset.frameMs));
-            // Ends once the model time is up and every write due in it was made (on a slow
-            // machine the writer lags and the model runs on a little).
-            if (Number(state().dataset.now) < end || written < minutes * 60) requestAnimationFrame(frame);
-            else done();
-          }
-          requestAnimationFrame(frame);
-        });
+        // Ends once the model time is up and every write due in it was made (on a slow
+        // machine the writer lags and the model runs on a little).
+        const sampled = await window.__bench.sample(() => Number(state().dataset.now) < end || written < minutes * 60);
         running = false;
         await writer;
         // The keys that reached the logs (what the log view shows), to see the writes landed.
         const labels = new Set([...document.querySelectorAll('[data-label]')].map((e) => e.dataset.label.split('=')[0]));
         const modelMinutes = (Number(state().dataset.now) - start) / 60_000;
-        return { intervals, work, written, modelMinutes, keysSeen: labels.size, wallMs: performance.now() - t0, longTasks: window.__bench.longTasks };
+        return { ...sampled, written, modelMinutes, keysSeen: labels.size };
       },
       { minutes, distinct },
     );
@@ -434,12 +410,12 @@ async function simPart() {
   };
   const span = (a, b) => (a != null && b != null ? b - a : null);
 
-  // The simulation alone, in `runs` fresh pages, the entry called twice in each: the first
-  // call ("cold") also pays for the wasm tiering up from V8's baseline compiler, as the app's
-  // "run all" in a fresh page does; the second ("warm") runs the optimised code.
+  // The simulation alone in a fresh page, the entry called twice: the first call ("cold") also
+  // pays for the wasm tiering up from V8's baseline compiler, as the app's "run all" in a
+  // fresh page does; the second ("warm") runs the optimised code.
   const cold = [];
   const warm = [];
-  for (let r = 0; r < runs; r++) {
+  const entryRun = async () => {
     const app = await openWithProbes('?paused=1');
     const { page } = app;
     try {
@@ -459,12 +435,12 @@ async function simPart() {
     } finally {
       await app.close();
     }
-  }
+  };
 
   // The app's "run all": the simulation with its history, then one redraw of the page (the
   // "show script" list is closed, so not of the script's lines).
   const wasm = [];
-  for (let r = 0; r < runs; r++) {
+  const runAll = async () => {
     const app = await openWithProbes('?paused=1');
     const { page } = app;
     try {
@@ -495,34 +471,41 @@ async function simPart() {
     } finally {
       await app.close();
     }
-  }
+  };
 
   const native = [];
   const nativeAlone = [];
-  if (existsSync(bin)) {
-    const file = join(mkdtempSync(join(tmpdir(), 'raftlab-bench-')), 'sim.scn');
-    writeFileSync(file, scenario);
-    // /usr/bin/time reports the child's CPU time; without it, only wall time is known.
-    const timed = existsSync('/usr/bin/time');
-    for (let r = 0; r < runs; r++) {
-      const t0 = performance.now();
-      const cmd = timed ? ['/usr/bin/time', ['-f', '%U %S', bin, 'run', '--json', file]] : [bin, ['run', '--json', file]];
-      const out = spawnSync(cmd[0], cmd[1], { encoding: 'utf8', maxBuffer: 1 << 26 });
-      const wall = performance.now() - t0;
-      if (out.status !== 0) throw new Error(`${bin} run failed: ${out.stderr}`);
-      const json = JSON.parse(out.stdout);
-      let cpu = null;
-      if (timed) {
-        const [user, sys] = out.stderr.trim().split('\n').pop().split(' ').map(Number);
-        cpu = (user + sys) * 1000;
-      }
-      native.push({ ticks: json.time_ms / 100, wall, cpu, fingerprint: json.fingerprint });
+  const file = join(mkdtempSync(join(tmpdir(), 'raftlab-bench-')), 'sim.scn');
+  writeFileSync(file, scenario);
+  // /usr/bin/time reports the child's CPU time; without it, only wall time is known.
+  const timed = existsSync('/usr/bin/time');
+  const processRun = async () => {
+    const t0 = performance.now();
+    const cmd = timed ? ['/usr/bin/time', ['-f', '%U %S', bin, 'run', '--json', file]] : [bin, ['run', '--json', file]];
+    const out = spawnSync(cmd[0], cmd[1], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const wall = performance.now() - t0;
+    if (out.status !== 0) throw new Error(`${bin} run failed: ${out.stderr}`);
+    const json = JSON.parse(out.stdout);
+    let cpu = null;
+    if (timed) {
+      const [user, sys] = out.stderr.trim().split('\n').pop().split(' ').map(Number);
+      cpu = (user + sys) * 1000;
     }
-    const out = spawnSync(bin, ['bench', '--scenario', file, '--runs', String(runs)], { encoding: 'utf8' });
+    native.push({ ticks: json.time_ms / 100, wall, cpu, fingerprint: json.fingerprint });
+  };
+  const inProcess = async () => {
+    const out = spawnSync(bin, ['bench', '--scenario', file, '--runs', '1'], { encoding: 'utf8' });
     if (out.status !== 0) throw new Error(`${bin} bench --scenario failed: ${out.stderr}`);
     for (const m of out.stdout.matchAll(/(\d+) ticks, cpu ([\d.]+|unknown) ms, wall ([\d.]+) ms, \d+ failed lines, fingerprint (\w+)/g)) {
       nativeAlone.push({ ticks: Number(m[1]), cpu: m[2] === 'unknown' ? null : Number(m[2]), wall: Number(m[3]), fingerprint: m[4] });
     }
+  };
+
+  // Interleaved rounds, each kind once per round and the order rotated, so a change in the
+  // machine's load during the part falls on every kind alike, not on whichever ran last.
+  const kinds = existsSync(bin) ? [entryRun, runAll, processRun, inProcess] : [entryRun, runAll];
+  for (let r = 0; r < runs; r++) {
+    for (let k = 0; k < kinds.length; k++) await kinds[(r + k) % kinds.length]();
   }
 
   const med = (xs) => quantile(xs, 0.5);
@@ -539,7 +522,7 @@ async function simPart() {
     const [s, f] = [slow.filter((r) => r.cpu != null), fast.filter((r) => r.cpu != null)];
     return s.length && f.length ? `${(rateOf(f, 'cpu') / rateOf(s, 'cpu')).toFixed(2)}x (CPU)` : `${(rateOf(fast, 'wall') / rateOf(slow, 'wall')).toFixed(2)}x (wall)`;
   };
-  console.log(`sim:     scenario: 5 nodes, ${writes} writes to distinct keys, one a tick (${lines.length} lines); ${runs} runs each`);
+  console.log(`sim:     scenario: 5 nodes, ${writes} writes to distinct keys, one a tick (${lines.length} lines); ${runs} rounds, each kind once a round, order rotated`);
   row('wasm, simulation alone, cold (page entry raftlab_run_text, nothing drawn, first call in a fresh page)', cold);
   row('wasm, simulation alone, warm (the same entry called again in the same page)', warm);
   row(`wasm, the app's "run all" (simulation + history + redraw; the ${lines.length}-line script's list closed), fresh pages`, wasm);
@@ -565,25 +548,7 @@ async function simPart() {
 
 // Frames for `seconds` of wall time: intervals, per-frame work (data-frame-ms), long tasks.
 function sampleFrames(page, seconds) {
-  return page.evaluate(async (seconds) => {
-    const state = () => document.querySelector('[data-now]');
-    const intervals = [];
-    const work = [];
-    const longBefore = window.__bench.longTasks.length;
-    const t0 = performance.now();
-    let last = t0;
-    await new Promise((done) => {
-      function frame(t) {
-        intervals.push(t - last);
-        last = t;
-        work.push(Number(state().dataset.frameMs));
-        if (t - t0 < seconds * 1000) requestAnimationFrame(frame);
-        else done();
-      }
-      requestAnimationFrame(frame);
-    });
-    return { intervals, work, longTasks: window.__bench.longTasks.slice(longBefore), wallMs: performance.now() - t0 };
-  }, seconds);
+  return page.evaluate((seconds) => window.__bench.sample((ms) => ms < seconds * 1000), seconds);
 }
 
 async function explorePart() {

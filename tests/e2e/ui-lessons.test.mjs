@@ -248,6 +248,35 @@ test('at 390x844 no control extends past the screen; the lesson bar stays at the
   ),
 );
 
+// Lesson 01's third step speaks of the logs ("the entry stays dashed until a majority holds
+// it"): on a phone, without scrolling, every node's log row must be on screen above the
+// lesson bar, or the student reads about a picture they cannot see.
+test('at 390x844 the step about the log shows every log row above the lesson bar', { timeout: 120_000 }, () =>
+  withApp(
+    'phone-lesson-logs',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-lesson-step="0"]');
+      for (let k = 1; k <= 3; k++) {
+        await page.click(CONTINUE);
+        await waitStep(page, k);
+      }
+      const r = await page.evaluate(() => {
+        const dock = document.querySelector('.lesson-dock').getBoundingClientRect();
+        const rows = [...document.querySelectorAll('.log-row')].map((e) => e.getBoundingClientRect());
+        return { scrollY, dockTop: Math.round(dock.top), rows: rows.map((x) => [Math.round(x.top), Math.round(x.bottom)]) };
+      });
+      assert.equal(r.scrollY, 0);
+      assert.equal(r.rows.length, 3, JSON.stringify(r));
+      for (const [top, bottom] of r.rows) {
+        assert.ok(top >= 0 && bottom <= r.dockTop, `a log row at ${top}..${bottom}px, the lesson bar from ${r.dockTop}px: ${JSON.stringify(r)}`);
+      }
+      await app.screenshot('phone-lesson-logs-390x844');
+    },
+    { path: '?preset=01-election', viewport: { width: 390, height: 844 } },
+  ),
+);
+
 // The phone's lesson bar is fixed to the bottom and grows with the step's narration: scrolled
 // to the end, the page's last content (the event log) must sit above it, never under it.
 test('at 390x844 the lesson bar never covers the end of the page', { timeout: 90_000 }, () =>

@@ -11,15 +11,15 @@
 //! read from some node's log is evidence.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 use crate::raft::message::NodeId;
+use crate::raft::vec_map::VecMap;
 
 /// Ghost state of one lineage.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ghost {
     /// term → the node that led it.
-    pub leaders: BTreeMap<u64, NodeId>,
+    pub leaders: VecMap<u64, NodeId>,
     /// Indexes at or below this are forgotten (every node has compacted past them).
     pub base: u64,
     /// Committed terms some node showed, as runs: first index → (last index, term, seen):
@@ -27,14 +27,14 @@ pub struct Ghost {
     /// on the term in which they were committed (no node learns of a commit before the
     /// leader that made it). Runs stay few however long the log (this is copied into every
     /// time-travel checkpoint). An index in no run is unknown.
-    pub committed: BTreeMap<u64, (u64, u64, u64)>,
+    pub committed: VecMap<u64, (u64, u64, u64)>,
     /// index → the first (term, term of the entry before it) seen in some log above that
     /// log's commit index. In Raft the leader of a term creates the entry (index, term) once,
     /// after a fixed predecessor, so two logs holding it must agree on the term before it: by
     /// induction this is Log Matching, checked one entry at a time instead of pairwise.
-    pub links: BTreeMap<u64, (u64, u64)>,
+    pub links: VecMap<u64, (u64, u64)>,
     /// Further (term, previous term) pairs at an index (uncommitted entries of other terms).
-    pub more_links: BTreeMap<u64, Vec<(u64, u64)>>,
+    pub more_links: VecMap<u64, Vec<(u64, u64)>>,
 }
 
 /// The result of recording evidence.
@@ -124,7 +124,7 @@ impl Ghost {
             }
             Some(_) => {}
         }
-        let at = self.more_links.entry(index).or_default();
+        let at = self.more_links.get_or_insert_with(index, Vec::new);
         match at.iter().find(|(t, _)| *t == term) {
             Some(&(_, p)) if p != prev => Seen::Conflicts(p),
             Some(_) => Seen::Agrees,
@@ -169,11 +169,11 @@ impl Ghost {
             *e = (*e).min(commit);
         }
         Ghost {
-            leaders: BTreeMap::new(),
+            leaders: VecMap::new(),
             base: self.base,
             committed,
-            links: BTreeMap::new(),
-            more_links: BTreeMap::new(),
+            links: VecMap::new(),
+            more_links: VecMap::new(),
         }
     }
 }
@@ -198,7 +198,7 @@ mod tests {
         // The gap filled, the runs joined where the terms allow.
         assert_eq!(
             g.committed,
-            BTreeMap::from([(1, (6, 1, 1)), (7, (9, 2, 2))])
+            VecMap::from_iter([(1, (6, 1, 1)), (7, (9, 2, 2))])
         );
         assert_eq!(g.commit(7, 3, 3), Seen::Conflicts(2));
         assert_eq!(
@@ -208,7 +208,7 @@ mod tests {
         let f = g.fork(7);
         assert_eq!(
             f.committed,
-            BTreeMap::from([(1, (6, 1, 1)), (7, (7, 2, 2))])
+            VecMap::from_iter([(1, (6, 1, 1)), (7, (7, 2, 2))])
         );
         g.prune(2000, 0);
         assert!(g.committed.is_empty());
