@@ -19,6 +19,7 @@ use crate::raft::{
 use super::action::Action;
 use super::client::{Outcome, Refusal, ReqKind, Request};
 use super::event::{Event, EventKind};
+use super::health::Shape;
 use super::network::{InFlight, Network};
 use super::options::Options;
 use super::requests::Waiting;
@@ -227,6 +228,12 @@ pub struct Sim {
     /// index commits with another entry and the request is lost.
     #[serde(default)]
     appended: VecMap<u64, (u64, u64)>,
+    /// No started node has a commit index above this (an upper bound, `u64::MAX` when
+    /// unknown): raised by every step of a node, set to the true maximum by
+    /// [`Sim::settle_lost`] when it computes it. It lets `settle_lost` skip the pass over all
+    /// nodes after the many events that commit nothing at an appended index.
+    #[serde(skip, default = "unknown_commit_bound")]
+    commit_bound: u64,
     /// Stable leaders deposed by a higher term: leaders connected to a quorum of running
     /// voters, without message loss, for at least an election timeout, that stepped down
     /// because of a higher term other than a leader transfer's. This is the disruption
@@ -242,6 +249,10 @@ pub struct Sim {
     /// (only actions change who can reach whom); absent while it cannot.
     #[serde(default)]
     reachable_since: VecMap<NodeId, u64>,
+    /// The [`Shape`] at the last action that brought `links` and `reachable_since` up to
+    /// date: while it stays the same, both already hold what they would be brought to.
+    #[serde(skip)]
+    shape_seen: Option<Shape>,
 }
 
 impl Sim {
@@ -276,9 +287,11 @@ impl Sim {
             removed: BTreeSet::new(),
             stopping: BTreeSet::new(),
             appended: VecMap::new(),
+            commit_bound: u64::MAX,
             disruptions: 0,
             transfer_campaigns: VecMap::new(),
             reachable_since: VecMap::new(),
+            shape_seen: None,
         };
         for id in 1..=n {
             sim.create_node(id);
@@ -306,6 +319,7 @@ impl Sim {
         let phase = self.rng.range(0, TICK_MS);
         let raft = Raft::new(id, self.genesis.clone(), self.opts.raft_config(), node_rng);
         self.checker.unsettle(id);
+        self.commit_bound = self.commit_bound.max(raft.log.committed);
         self.nodes.insert(
             id,
             SimNode {
@@ -324,6 +338,8 @@ impl Sim {
         node.status = Status::Running;
         node.epoch += 1;
         self.checker.unsettle(id);
+        // Its commit index now counts for `settle_lost`.
+        self.commit_bound = self.commit_bound.max(node.raft.log.committed);
         self.started.insert(id);
         let (epoch, phase) = (node.epoch, node.phase);
         let next = (self.now / TICK_MS) * TICK_MS + phase;
@@ -432,14 +448,17 @@ impl Sim {
     /// flight). Equal runs give equal digests on every platform, so a run in the browser can
     /// be compared with the same run natively.
     pub fn fingerprint(&self) -> u64 {
-        let text = format!(
+        use std::fmt::Write;
+        // The digest of the text, hashed as it is written rather than gathered into one
+        // string first (megabytes for a long run's logs and key-value states).
+        let mut h = Fnv1a(0xcbf2_9ce4_8422_2325);
+        write!(
+            h,
             "{}|{}|{:?}|{:?}|{:?}",
             self.now, self.processed, self.nodes, self.net, self.violations
-        );
-        // FNV-1a: tiny, portable, stable across releases (unlike std's hasher).
-        text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
-        })
+        )
+        .expect("hashing never fails");
+        h.0
     }
 
     /// All node ids.
@@ -479,17 +498,6 @@ impl Sim {
         };
         self.now = self.now.max(at);
         self.processed += 1;
-        // What an event can change: the node that ticks; the receiver of a message, and its
-        // sender (told about a snapshot's fate, or stopped as a removed member).
-        let touched = match due {
-            Due::Tick { node, .. } | Due::StopRemoved { node, .. } => [node, node],
-            Due::Deliver { msg } => self
-                .net
-                .in_flight
-                .get(&msg)
-                .map_or([0, 0], |f| [f.msg.to, f.msg.from]),
-            Due::Deadline { .. } | Due::Retry => [0, 0],
-        };
         let cause = match due {
             Due::Tick { node, epoch } => self.process_tick(node, epoch),
             Due::Deliver { msg } => self.process_delivery(msg),
@@ -516,14 +524,26 @@ impl Sim {
         };
         if let Some(cause) = cause {
             self.settle_lost();
-            // A delivery's sender is checked only if it may have changed since its last
-            // clean check (this event reports a snapshot's fate to it or stops it; an earlier
-            // event left it unchecked): otherwise its check would skip it as quiet.
-            let touched = match touched {
-                [to, from] if to != from && self.checker.settled(from) => [to, to],
-                t => t,
+            // What an event can change: the node that ticks; the receiver of a message, and
+            // its sender (told about a snapshot's fate, or stopped as a removed member). Of
+            // these, a settled node is left out: unchanged since a clean check (a sender the
+            // event did not touch, a receiver the message did not change), its check would
+            // skip it as quiet.
+            let (a, b) = match cause {
+                Cause::Tick(id) => (id, id),
+                Cause::Delivered(_, from, to) | Cause::Dropped(_, from, to, _) => (to, from),
             };
-            self.check(|| cause.words(), Some(&touched));
+            let keep_a = !self.checker.settled(a);
+            let keep_b = b != a && !self.checker.settled(b);
+            let touched: &[NodeId] = match (keep_a, keep_b) {
+                (true, true) => &[a, b],
+                (true, false) => &[a],
+                (false, true) => &[b],
+                (false, false) => &[],
+            };
+            if !touched.is_empty() {
+                self.check(|| cause.words(), Some(touched));
+            }
         }
         // Not after a retry itself: what it could not send waits for the next change.
         if due != Due::Retry {
@@ -573,17 +593,49 @@ impl Sim {
         let f = self.net.in_flight.remove(&msg_id)?;
         let (from, to) = (f.msg.from, f.msg.to);
         let msg_type = f.msg.msg_type;
-        if let Some(reason) = self.undelivered(&f) {
+        // One lookup of the receiver, for why it would not get the message and for the step
+        // (this runs for nearly every event).
+        let Sim {
+            nodes,
+            rng,
+            net,
+            queue,
+            seq,
+            opts,
+            now,
+            checker,
+            commit_bound,
+            removed,
+            ..
+        } = self;
+        let receiver = nodes.get_mut(&to);
+        let reason = peek::undelivered_at(&f, receiver.as_deref(), net, removed);
+        let (Some(node), None) = (receiver, reason) else {
+            let reason = reason.unwrap_or(Undelivered::Missing);
             if reason == Undelivered::RemovedSender && !self.stopping.contains(&from) {
                 self.stop_removed(from, to);
             }
             self.dropped(&f);
             return Some(Cause::Dropped(msg_type, from, to, reason));
+        };
+        // As in `update_and_flush`, which every other change of a node goes through.
+        checker.unsettle(to);
+        node.raft.step(f.msg);
+        *commit_bound = (*commit_bound).max(node.raft.log.committed);
+        send_outbox(&mut node.raft, rng, net, queue, seq, opts, *now);
+        if !node.raft.notes.is_empty() {
+            self.word_notes(to);
+        } else if self.check_invariants && msg_type != MsgType::Snap {
+            // Nothing else this event does can change the receiver (no note to act on, no
+            // snapshot report): if the step left it looking as at its last clean check, the
+            // check after the event may leave it out, as it leaves out a settled sender.
+            let o = Observed {
+                raft: &node.raft,
+                alive: true,
+            };
+            checker.settle_if_quiet(o);
         }
-        let msg = f.msg;
-        let is_snapshot = msg.msg_type == MsgType::Snap;
-        self.update_and_flush(to, |raft| raft.step(msg));
-        if is_snapshot {
+        if msg_type == MsgType::Snap {
             self.report_snapshot(to, from, false);
         }
         Some(Cause::Delivered(msg_type, from, to))
@@ -650,24 +702,29 @@ impl Sim {
             opts,
             now,
             checker,
+            commit_bound,
             ..
         } = self;
         let Some(node) = nodes.get_mut(&id) else {
             return;
         };
-        // Every change of a node's raft state passes through here.
+        // Every change of a node's raft state passes through here (or through
+        // `process_delivery`, which does the same).
         checker.unsettle(id);
         update(&mut node.raft);
-        for m in node.raft.msgs.drain(..) {
-            let latency = rng.range(opts.latency_min, opts.latency_max + 1);
-            let lost = rng.chance(net.loss);
-            let (mid, at) = net.send(m, *now, latency, lost);
-            enqueue(queue, seq, at, Due::Deliver { msg: mid });
+        *commit_bound = (*commit_bound).max(node.raft.log.committed);
+        send_outbox(&mut node.raft, rng, net, queue, seq, opts, *now);
+        if !node.raft.notes.is_empty() {
+            self.word_notes(id);
         }
-        if node.raft.notes.is_empty() {
+    }
+
+    /// Words what node `id` noted (taken out first: wording a note needs the whole
+    /// simulator).
+    fn word_notes(&mut self, id: NodeId) {
+        let Some(node) = self.nodes.get_mut(&id) else {
             return;
-        }
-        // Wording a note needs the whole simulator, so the notes are taken out first.
+        };
         let mut notes = std::mem::take(&mut node.raft.notes);
         for note in notes.drain(..) {
             self.on_note(id, note);
@@ -683,21 +740,24 @@ impl Sim {
     fn on_note(&mut self, id: NodeId, note: Note) {
         match &note {
             Note::Applied { req, index } => {
-                if self.answered_late(id, *req, *index) {
+                // One lookup of the request in the usual case (a write applied on each node).
+                let Some(r) = self.requests.get_mut(req) else {
+                    return;
+                };
+                if matches!(r.outcome, Outcome::TimedOut { .. }) {
+                    self.answered_late(id, *req, *index);
                     return;
                 }
-                if let Some(r) = self.requests.get_mut(req) {
-                    if r.outcome == Outcome::Pending {
-                        r.outcome = Outcome::Committed { index: *index };
-                        let label = labels::request(&r.kind);
-                        self.log(
-                            Some(id),
-                            EventKind::Client,
-                            Msg::new("ev.committed")
-                                .arg("label", label)
-                                .arg("index", *index),
-                        );
-                    }
+                if r.outcome == Outcome::Pending {
+                    r.outcome = Outcome::Committed { index: *index };
+                    let label = labels::request(&r.kind);
+                    self.log(
+                        Some(id),
+                        EventKind::Client,
+                        Msg::new("ev.committed")
+                            .arg("label", label)
+                            .arg("index", *index),
+                    );
                 }
                 return;
             }
@@ -959,13 +1019,23 @@ impl Sim {
     pub fn apply_worded(&mut self, action: &Action) -> Result<(), Msg> {
         // An action may change any node (and one that fails is not checked after).
         self.checker.unsettle_all();
+        self.commit_bound = u64::MAX;
         let r = self.apply_inner(action);
         if r.is_ok() {
             self.settle_lost();
-            self.refresh_links();
+            // Most actions (a write, a read) change nothing that links and reachability
+            // depend on; then both are already up to date.
+            let shape = self.shape();
+            let same = shape.is_some() && shape == self.shape_seen;
+            if !same {
+                self.refresh_links();
+            }
             self.schedule_retry();
             self.check(|| Msg::verbatim(action.to_scn()), None);
-            self.note_reachability();
+            if !same {
+                self.note_reachability();
+            }
+            self.shape_seen = shape;
         }
         r
     }
@@ -1239,13 +1309,32 @@ impl Sim {
     }
 }
 
-/// The checker's view of node `id`: None until its process started.
+/// Puts what `raft` wrote to its outbox in flight, each message with its latency and fate
+/// drawn in outbox order, and queues its delivery.
+fn send_outbox(
+    raft: &mut Raft,
+    rng: &mut Rng,
+    net: &mut Network,
+    queue: &mut EventQueue<Due>,
+    seq: &mut u64,
+    opts: &Options,
+    now: u64,
+) {
+    for m in raft.msgs.drain(..) {
+        let latency = rng.range(opts.latency_min, opts.latency_max + 1);
+        let lost = rng.chance(net.loss);
+        let (mid, at) = net.send(m, now, latency, lost);
+        enqueue(queue, seq, at, Due::Deliver { msg: mid });
+    }
+}
+
 /// Queues `due` at `at`, after everything already queued for that time (`seq` numbers them).
 fn enqueue(queue: &mut EventQueue<Due>, seq: &mut u64, at: u64, due: Due) {
     *seq += 1;
     queue.push(at, *seq, due);
 }
 
+/// The checker's view of node `id`: None until its process started.
 fn observed(nodes: &VecMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_>> {
     nodes
         .get(&id)
@@ -1254,6 +1343,24 @@ fn observed(nodes: &VecMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_>>
             raft: &n.raft,
             alive: n.status == Status::Running,
         })
+}
+
+/// FNV-1a over the bytes written: tiny, portable, stable across releases (unlike std's
+/// hasher).
+struct Fnv1a(u64);
+
+impl std::fmt::Write for Fnv1a {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        for b in s.bytes() {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+        Ok(())
+    }
+}
+
+/// What a deserialized simulator knows of its nodes' commit indexes: nothing.
+fn unknown_commit_bound() -> u64 {
+    u64::MAX
 }
 
 /// A read's value for the event log: the value itself, or "(none)" in the reader's language.

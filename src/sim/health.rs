@@ -22,6 +22,12 @@ use super::network::Network;
 /// etcd's HealthInterval: how long a peer must have been connected to count as healthy, ms.
 pub const HEALTH_INTERVAL_MS: u64 = 5000;
 
+/// Without a partition or a cut, everything [`Sim::refresh_links`] and the reachability
+/// notes after an action read: per node, in id order, its status, its epoch (a restart
+/// starts its links over) and its configuration stamp (a digest of its configuration).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape(Vec<(NodeId, Status, u64, u64)>);
+
 /// One half of a configuration (the only one when not joint), as the leader sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HalfStatus {
@@ -107,6 +113,24 @@ impl Sim {
         }
     }
 
+    /// What the links record and the reachability notes are computed from, if it can vouch
+    /// for that: None under a partition or a cut (who reaches whom then depends on them), or
+    /// while a node's configuration stamp is unknown.
+    pub(super) fn shape(&self) -> Option<Shape> {
+        if !(self.net.groups.is_empty() && self.net.cuts.is_empty()) {
+            return None;
+        }
+        let mut nodes = Vec::with_capacity(self.nodes.len());
+        for (&id, n) in &self.nodes {
+            let stamp = n.raft.trk.config_stamp();
+            if stamp == 0 {
+                return None;
+            }
+            nodes.push((id, n.status, n.epoch, stamp));
+        }
+        Some(Shape(nodes))
+    }
+
     /// [`Sim::could_reach_quorum`] of every node, in id order. It runs after every user
     /// action: without a partition or a cut every two running members are connected, so a
     /// running node reaches a quorum exactly when enough voters of each half run, counted
@@ -133,7 +157,7 @@ impl Sim {
                     .count()
                     > voters.len() / 2
         };
-        let mut last: Option<(&Config, bool)> = None;
+        let mut last: Option<(&Config, u64, bool)> = None;
         self.nodes
             .iter()
             .map(|(&id, n)| {
@@ -141,11 +165,14 @@ impl Sim {
                     return (id, false);
                 }
                 let cfg = &n.raft.trk.config;
+                // Equal non-zero stamps name equal configurations (the stamp is a digest of
+                // it), which spares comparing the sets of every node with the previous one.
+                let stamp = n.raft.trk.config_stamp();
                 let reaches = match last {
-                    Some((c, r)) if c == cfg => r,
+                    Some((c, s, r)) if (stamp != 0 && s == stamp) || c == cfg => r,
                     _ => {
                         let r = half_ok(&cfg.voters) && half_ok(&cfg.outgoing);
-                        last = Some((cfg, r));
+                        last = Some((cfg, stamp, r));
                         r
                     }
                 };

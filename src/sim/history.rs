@@ -304,12 +304,23 @@ impl Timeline {
         }
         let last = self.checkpoints.last().expect("never empty");
         if self.cur.now >= last.sim.now + self.interval && self.cur.processed > last.sim.processed {
+            // The event log is for display only; a restored moment shows its recent past, and
+            // only the recent requests. Both are left out of the clone and only their kept part
+            // copied: cloning them whole to drop most of them cost more than the rest of the
+            // state.
+            let events = std::mem::take(&mut self.cur.events);
+            let requests = std::mem::take(&mut self.cur.requests);
             let mut sim = self.cur.clone();
-            // The event log is for display only; a restored moment shows its recent past.
-            let keep = CHECKPOINT_EVENTS.min(sim.events.len());
-            sim.events.drain(..sim.events.len() - keep);
-            sim.events.shrink_to_fit();
-            sim.prune_requests(CHECKPOINT_REQUESTS);
+            self.cur.events = events;
+            self.cur.requests = requests;
+            let keep = CHECKPOINT_EVENTS.min(self.cur.events.len());
+            sim.events = self
+                .cur
+                .events
+                .range(self.cur.events.len() - keep..)
+                .cloned()
+                .collect();
+            sim.requests = self.cur.kept_requests(CHECKPOINT_REQUESTS);
             self.checkpoints.push(Checkpoint {
                 sim,
                 next_action: self.next_action,
@@ -332,7 +343,15 @@ impl Timeline {
         if self.cur.event_count <= self.marked_upto {
             return;
         }
-        for e in self.cur.events.iter().filter(|e| e.seq > self.marked_upto) {
+        // The log is in sequence order and this runs after every step: the new events are
+        // found from the end, not by a pass over the whole log.
+        let events = &self.cur.events;
+        let new = events
+            .iter()
+            .rev()
+            .take_while(|e| e.seq > self.marked_upto)
+            .count();
+        for e in events.range(events.len() - new..) {
             let notable = matches!(
                 e.kind,
                 EventKind::Leader | EventKind::Fault | EventKind::Membership | EventKind::Invariant
@@ -423,6 +442,60 @@ mod tests {
         // with a message inside a message.
         assert!(checked > 500, "{checked}");
         assert!(etcd_errors > 0 && nested > 0, "{etcd_errors} {nested}");
+    }
+
+    /// The timeline's markers are the notable events of the whole run, in order, each once,
+    /// whether the run moves an event or many ticks at a time (the log itself keeps only the
+    /// recent ones).
+    #[test]
+    fn markers_are_every_notable_event_once() {
+        let mut tl = Timeline::new(5, Options::default());
+        let mut expected: Vec<(u64, String)> = Vec::new();
+        let mut seen = 0;
+        let mut rng = crate::raft::Rng::new(3);
+        for step in 0..300u64 {
+            let id = rng.range(1, 6);
+            let action = match rng.range(0, 8) {
+                0 => Action::Kill(id),
+                1 => Action::Restart(id),
+                2 => Action::Isolate(id),
+                3 => Action::Heal,
+                _ => Action::Propose {
+                    key: format!("k{step}"),
+                    value: "v".into(),
+                    via: None,
+                },
+            };
+            let _ = tl.act(action);
+            if step % 3 == 0 {
+                for _ in 0..rng.range(1, 40) {
+                    tl.step_event();
+                }
+            } else {
+                tl.tick(rng.range(1, 30));
+            }
+            // Between two looks the log never dropped an unseen event (it keeps 400).
+            for e in tl.sim().events.iter().filter(|e| e.seq > seen) {
+                let notable = matches!(
+                    e.kind,
+                    EventKind::Leader
+                        | EventKind::Fault
+                        | EventKind::Membership
+                        | EventKind::Invariant
+                ) || e.is_campaign();
+                if notable {
+                    expected.push((e.time, e.text().to_string()));
+                }
+            }
+            seen = tl.sim().event_count;
+        }
+        let got: Vec<(u64, String)> = tl
+            .markers()
+            .iter()
+            .map(|m| (m.time, m.label.clone()))
+            .collect();
+        assert!(expected.len() > 50, "{}", expected.len());
+        assert_eq!(got, expected);
     }
 
     #[test]

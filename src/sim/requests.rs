@@ -6,6 +6,7 @@
 use super::labels;
 use crate::i18n::Msg;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 use crate::raft::{ConfChange, ConfChangeSingle, NodeId, ServerError, NONE};
 
@@ -96,17 +97,33 @@ impl Sim {
             .requests
             .iter()
             .take(keep_from)
-            .filter(|(id, r)| {
-                !matches!(
-                    r.outcome,
-                    Outcome::Pending | Outcome::TimedOut { later: None, .. }
-                ) && Some(**id) != self.last_read
-            })
+            .filter(|(id, r)| self.prunable(**id, r))
             .map(|(id, _)| *id)
             .collect();
         for id in old {
             self.requests.remove(&id);
         }
+    }
+
+    /// The requests [`Sim::prune_requests`] with `cap` would keep, copied (what a history
+    /// checkpoint holds, without copying the rest).
+    pub(super) fn kept_requests(&self, cap: usize) -> BTreeMap<u64, Request> {
+        let keep_from = self.requests.len().saturating_sub(cap);
+        self.requests
+            .iter()
+            .enumerate()
+            .filter(|(i, (id, r))| *i >= keep_from || !self.prunable(**id, r))
+            .map(|(_, (id, r))| (*id, r.clone()))
+            .collect()
+    }
+
+    /// Whether `prune_requests` may forget request `id`: it is answered, and not the last
+    /// read.
+    fn prunable(&self, id: u64, r: &Request) -> bool {
+        !matches!(
+            r.outcome,
+            Outcome::Pending | Outcome::TimedOut { later: None, .. }
+        ) && Some(id) != self.last_read
     }
 
     /// Refuses request `req`: the event log shows raftlab's plain reason and etcd's error.
@@ -570,4 +587,58 @@ fn check_word(s: &str, what: &'static str) -> Result<(), Msg> {
         return Err(Msg::new("err.bad_word").arg("what", what()).arg("word", s));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::action::Action;
+    use super::super::options::Options;
+    use super::*;
+    use crate::raft::Rng;
+
+    /// What a history checkpoint copies is what pruning a whole copy keeps, with answered,
+    /// pending, timed-out and read requests around and the cap cutting through all of them.
+    #[test]
+    fn kept_requests_are_what_pruning_keeps() {
+        let mut sim = Sim::new(5, Options::default());
+        let mut rng = Rng::new(5);
+        let mut compared = 0;
+        for step in 0..600u64 {
+            let id = rng.range(1, 6);
+            let action = match rng.range(0, 12) {
+                0 => Action::Kill(id),
+                1 => Action::Restart(id),
+                2 => Action::Isolate(id),
+                3 => Action::Heal,
+                4 | 5 => Action::Read {
+                    key: format!("k{}", rng.range(0, 5)),
+                    via: Some(id),
+                    linearizable: rng.range(0, 2) == 0,
+                },
+                _ => Action::Propose {
+                    key: format!("k{}", rng.range(0, 5)),
+                    value: format!("v{step}"),
+                    via: (rng.range(0, 3) == 0).then_some(id),
+                },
+            };
+            let _ = sim.apply(&action);
+            sim.tick(rng.range(0, 3));
+            for cap in [0, 1, 16, 150] {
+                let mut pruned = sim.clone();
+                pruned.prune_requests(cap);
+                assert_eq!(
+                    sim.kept_requests(cap),
+                    pruned.requests,
+                    "step {step} cap {cap}"
+                );
+                compared += 1;
+            }
+        }
+        let open = sim
+            .requests
+            .values()
+            .filter(|r| !matches!(r.outcome, Outcome::Committed { .. }))
+            .count();
+        assert!(compared > 0 && open > 0, "{open}");
+    }
 }

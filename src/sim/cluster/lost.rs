@@ -31,12 +31,16 @@ impl Sim {
         let Some(lowest) = self.appended.values().map(|&(index, _)| index).min() else {
             return;
         };
+        if self.commit_bound < lowest {
+            return;
+        }
         let committed = self
             .nodes
             .values()
             .filter(|n| !matches!(n.status, Status::NotStarted | Status::Misconfigured))
             .map(|n| n.raft.log.committed)
             .max();
+        self.commit_bound = committed.unwrap_or(0);
         if committed.is_none_or(|c| c < lowest) {
             return;
         }

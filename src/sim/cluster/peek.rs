@@ -4,8 +4,10 @@
 use crate::i18n::{Lang, Msg};
 use crate::raft::NodeId;
 
-use super::super::network::InFlight;
-use super::{Due, Sim, Status, Undelivered};
+use std::collections::BTreeSet;
+
+use super::super::network::{InFlight, Network};
+use super::{Due, Sim, SimNode, Status, Undelivered};
 
 /// The next event in the queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,26 +55,7 @@ impl Sim {
     /// Why `f` would not be delivered if it arrived now (None: it would be). The delivery
     /// itself asks this, so a look ahead and the delivery never disagree.
     pub fn undelivered(&self, f: &InFlight) -> Option<Undelivered> {
-        let (from, to) = (f.msg.from, f.msg.to);
-        let reason = match self.nodes.get(&to).map(|n| n.status) {
-            _ if f.lost => Some(Undelivered::Lost),
-            _ if !self.net.connected(from, to) => Some(Undelivered::Partitioned),
-            Some(Status::Running) => None,
-            Some(Status::Misconfigured) => Some(Undelivered::WrongPeerUrl),
-            Some(s) => Some(Undelivered::Down(s)),
-            None => Some(Undelivered::Missing),
-        };
-        reason.or_else(|| {
-            // Asked only about removed members: building the member set per message is
-            // what made big clusters slow.
-            let receiver_forgot = || {
-                self.nodes
-                    .get(&to)
-                    .is_some_and(|n| !n.raft.trk.config.members().contains(&from))
-            };
-            (self.removed.contains(&from) && receiver_forgot())
-                .then_some(Undelivered::RemovedSender)
-        })
+        undelivered_at(f, self.nodes.get(&f.msg.to), &self.net, &self.removed)
     }
 
     /// [`Sim::undelivered`] in English words ("partitioned", "n4 is killed").
@@ -85,4 +68,31 @@ impl Sim {
         self.undelivered(f)
             .map(|u| super::super::words::undelivered(u, f.msg.from, f.msg.to))
     }
+}
+
+/// [`Sim::undelivered`], given the receiver (None: no such node), the network and the
+/// members ever removed: the delivery itself looks the receiver up once for this and for its
+/// step.
+pub(super) fn undelivered_at(
+    f: &InFlight,
+    receiver: Option<&SimNode>,
+    net: &Network,
+    removed: &BTreeSet<NodeId>,
+) -> Option<Undelivered> {
+    let (from, to) = (f.msg.from, f.msg.to);
+    let reason = match receiver.map(|n| n.status) {
+        _ if f.lost => Some(Undelivered::Lost),
+        _ if !net.connected(from, to) => Some(Undelivered::Partitioned),
+        Some(Status::Running) => None,
+        Some(Status::Misconfigured) => Some(Undelivered::WrongPeerUrl),
+        Some(s) => Some(Undelivered::Down(s)),
+        None => Some(Undelivered::Missing),
+    };
+    reason.or_else(|| {
+        // Asked only about removed members: building the member set per message is what
+        // made big clusters slow.
+        let receiver_forgot =
+            || receiver.is_some_and(|n| !n.raft.trk.config.members().contains(&from));
+        (removed.contains(&from) && receiver_forgot()).then_some(Undelivered::RemovedSender)
+    })
 }

@@ -1,10 +1,12 @@
-//! The checker's "settled" mark (a delivery's sender is left out of the check while it is
-//! set) must never outlive a change of the node: every path that changes a node has to clear
+//! The checker's "settled" mark (a node an event touched is left out of the check while it
+//! is set: a delivery's sender, or a receiver the message left as it was) must never outlive
+//! a change of the node: every path that changes a node has to clear
 //! it. These runs go through every kind of change the simulator makes (ticks, deliveries,
 //! snapshots, crashes and restarts, partitions, membership changes and removals, stops of
 //! removed members, timeouts and retries of requests, force-new-cluster) and, after every
 //! event and action, look at every node: a set mark must mean that a check would skip the
-//! node as quiet, i.e. leaving it out finds exactly what checking it would.
+//! node as quiet, i.e. leaving it out finds exactly what checking it would. The same runs
+//! hold `settle_lost`'s commit bound to its promise (no started node commits past it).
 
 use super::super::action::Action;
 use super::super::options::Options;
@@ -140,10 +142,11 @@ fn damage(sim: &mut Sim, id: NodeId, commit: bool) {
 
 /// A violation injected into a node between events, after whatever changed it last (a tick,
 /// a delivery, a snapshot, a crash, a removal ...), is found at the same event, with the same
-/// words, as by a run that checks every delivery's sender (no node is ever settled there);
-/// in particular when the next event is a delivery from the damaged node.
+/// words, as by a run that checks every node an event touched (no node is ever settled
+/// there: senders and receivers left alone by a delivery are checked too); in particular
+/// when the next event is a delivery from the damaged node.
 #[test]
-fn leaving_settled_senders_out_finds_what_checking_them_finds() {
+fn leaving_settled_nodes_out_finds_what_checking_them_finds() {
     let (mut found, mut by_sender) = (0, 0);
     for seed in 1..=8 {
         let opts = Options {
@@ -152,6 +155,7 @@ fn leaving_settled_senders_out_finds_what_checking_them_finds() {
             ..Options::default()
         };
         let (mut fast, mut reference) = (Sim::new(5, opts.clone()), Sim::new(5, opts));
+        reference.checker.never_settled = true;
         let mut rng = Rng::new(seed * 104_729);
         let mut next_id = 5;
         for step in 0..120 {
@@ -171,7 +175,6 @@ fn leaving_settled_senders_out_finds_what_checking_them_finds() {
                         sender = f.filter(|f| f.msg.from == id && f.msg.to != id).map(|_| id);
                     }
                 }
-                reference.checker.unsettle_all();
                 let before = reference.violations.len();
                 fast.step_event();
                 reference.step_event();
@@ -198,4 +201,98 @@ fn leaving_settled_senders_out_finds_what_checking_them_finds() {
         found > 0 && by_sender > 0,
         "{found} found, {by_sender} on a delivery from the damaged node"
     );
+}
+
+/// The highest commit index of a started node (what `settle_lost` compares with).
+fn max_started_commit(sim: &Sim) -> u64 {
+    sim.nodes
+        .values()
+        .filter(|n| !matches!(n.status, Status::NotStarted | Status::Misconfigured))
+        .map(|n| n.raft.log.committed)
+        .max()
+        .unwrap_or(0)
+}
+
+/// `settle_lost` skips its pass over the nodes while the commit bound is below every
+/// appended index: exact only if no started node ever commits past the bound. Through every
+/// kind of change (as in the test above), after every event and action, it holds; and the
+/// runs had writes pending whose pass the bound spared.
+#[test]
+fn the_commit_bound_never_falls_below_a_started_nodes_commit() {
+    let mut spared = 0u64;
+    for seed in 1..=12 {
+        let mut sim = Sim::new(
+            5,
+            Options {
+                seed,
+                snapshot_every: 8,
+                ..Options::default()
+            },
+        );
+        let mut rng = Rng::new(seed * 6_151);
+        let mut next_id = 5;
+        for step in 0..250 {
+            let action = random_action(&sim, &mut rng, &mut next_id);
+            let _ = sim.apply(&action);
+            let until = sim.now + rng.range(1, 6) * super::TICK_MS;
+            while sim.next_event_time().is_some_and(|t| t <= until) {
+                sim.step_event();
+                let max = max_started_commit(&sim);
+                assert!(
+                    sim.commit_bound >= max,
+                    "seed {seed} step {step} at {} ms: bound {} below commit {max}",
+                    sim.now,
+                    sim.commit_bound
+                );
+                let lowest = sim.appended.values().map(|&(i, _)| i).min();
+                if lowest.is_some_and(|l| sim.commit_bound < l) {
+                    spared += 1;
+                }
+            }
+            sim.advance_to(until);
+        }
+    }
+    assert!(spared > 0);
+}
+
+/// After an action, `refresh_links` and `note_reachability` are skipped while the shape they
+/// read is the one they last ran on. Through every kind of change, a twin that always runs
+/// them (its memo cleared before each action) holds the same links (with their times) and
+/// the same reachability times; and the runs skipped both after many actions.
+#[test]
+fn skipping_links_and_reachability_for_an_unchanged_shape_changes_nothing() {
+    let (mut skipped, mut actions) = (0u64, 0u64);
+    for seed in 1..=12 {
+        let opts = Options {
+            seed,
+            snapshot_every: 8,
+            ..Options::default()
+        };
+        let (mut fast, mut reference) = (Sim::new(5, opts.clone()), Sim::new(5, opts));
+        let mut rng = Rng::new(seed * 7_577);
+        let mut next_id = 5;
+        for step in 0..250 {
+            let action = random_action(&fast, &mut rng, &mut next_id);
+            let before = fast.shape_seen.clone();
+            reference.shape_seen = None;
+            assert_eq!(fast.apply(&action), reference.apply(&action));
+            actions += 1;
+            if before.is_some() && before == fast.shape_seen {
+                skipped += 1;
+            }
+            assert_eq!(
+                fast.links, reference.links,
+                "seed {seed} step {step}: {action:?}"
+            );
+            assert_eq!(
+                fast.reachable_since, reference.reachable_since,
+                "seed {seed} step {step}: {action:?}"
+            );
+            let until = fast.now + rng.range(1, 6) * super::TICK_MS;
+            fast.advance_to(until);
+            reference.advance_to(until);
+        }
+        assert_eq!(fast.fingerprint(), reference.fingerprint(), "seed {seed}");
+    }
+    assert!(skipped * 5 > actions, "{skipped} of {actions} skipped");
 }
