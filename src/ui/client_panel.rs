@@ -22,7 +22,11 @@ fn input(v: &View, field: Field, value: &str, label: &str) -> Html {
     html! { <input type="text" size="6" value={value.to_string()} {oninput} aria-label={label.to_string()} /> }
 }
 
-/// The panel.
+/// How many of the newest requests the panel lists.
+pub const RECENT: usize = 12;
+
+/// The panel. It reads the forms, the node names and the newest requests only (the tabs'
+/// kept build in `page.rs` relies on that).
 pub fn render(v: &View) -> Html {
     let f = &v.ui.forms;
     let link = v.link;
@@ -48,7 +52,7 @@ pub fn render(v: &View) -> Html {
         .requests
         .values()
         .rev()
-        .take(12)
+        .take(RECENT)
         .map(|r| html! { <li>{ request_line(l, r) }</li> })
         .collect::<Html>();
     html! {

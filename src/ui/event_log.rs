@@ -137,19 +137,32 @@ fn EventList(p: &ListProps) -> Html {
     let items = p
         .events
         .iter()
-        .map(|e| {
-            html! {
-                <li key={e.seq.to_string()} class={format!("ev k-{}", e.kind.name())} data-kind={e.kind.name()}>
-                    <span class="ev-time">{ secs(e.time) }</span>
-                    <span class="ev-node">{ e.node.map(node_name).unwrap_or_default() }</span>
-                    <span class="ev-text">{ without_etcd_error(&e.text_in(p.lang), e.etcd_error.as_deref()) }</span>
-                    if let Some(err) = &e.etcd_error {
-                        <code class="etcd-error" data-etcd-error="">{ err.clone() }</code>
-                    }
-                </li>
-            }
-        })
+        .map(|e| html! { <EventItem key={e.seq.to_string()} event={e.clone()} lang={p.lang} /> })
         .collect::<Html>();
     // Focusable, so the list scrolls by keyboard too.
     html! { <ol class="event-list" reversed=true tabindex="0" aria-label={tr!(p.lang, "ui.ev.list_aria")}>{ items }</ol> }
+}
+
+/// One listed event. Items are components, so a new event worded at the top of the list does
+/// not word the others again: an unchanged event keeps its built line.
+#[derive(Clone, Debug, PartialEq, Properties)]
+struct ItemProps {
+    event: Event,
+    lang: Lang,
+}
+
+#[component]
+fn EventItem(p: &ItemProps) -> Html {
+    super::memo::item_built(super::memo::Item::EventLine);
+    let e = &p.event;
+    html! {
+        <li class={format!("ev k-{}", e.kind.name())} data-kind={e.kind.name()}>
+            <span class="ev-time">{ secs(e.time) }</span>
+            <span class="ev-node">{ e.node.map(node_name).unwrap_or_default() }</span>
+            <span class="ev-text">{ without_etcd_error(&e.text_in(p.lang), e.etcd_error.as_deref()) }</span>
+            if let Some(err) = &e.etcd_error {
+                <code class="etcd-error" data-etcd-error="">{ err.clone() }</code>
+            }
+        </li>
+    }
 }

@@ -288,52 +288,8 @@ fn LogRow(p: &RowProps) -> Html {
         .entries
         .iter()
         .map(|e| {
-            let class = classes!(
-                "entry",
-                if e.committed { "committed" } else { "uncommitted" },
-                e.conf.then_some("conf"),
-                e.empty.then_some("empty"),
-                e.diverged.then_some("diverged"),
-            );
-            let shown = e.conf_label.as_deref().unwrap_or(e.label.as_str());
-            let title = tr!(
-                l,
-                "ui.log.entry",
-                name = name,
-                index = e.index,
-                term = e.term,
-                what = if shown.is_empty() {
-                    tr!(l, "ui.log.empty_entry").to_string()
-                } else {
-                    shown
-                        .split(' ')
-                        .map(|w| conf_word(l, w))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                },
-                committed = if e.committed {
-                    tr!(l, "ui.log.entry_committed")
-                } else {
-                    tr!(l, "ui.log.entry_uncommitted")
-                },
-                applied = if e.applied { tr!(l, "ui.log.entry_applied") } else { "" },
-                diverged = if e.diverged { tr!(l, "ui.log.entry_diverged") } else { "" }
-            );
             html! {
-                <div class={class} key={e.index.to_string()}
-                    style={format!("left:{}px;{}", (e.index - 1) * COL, term_style(e.term))}
-                    data-node={name.clone()} data-index={e.index.to_string()} data-term={e.term.to_string()}
-                    data-committed={e.committed.to_string()} data-label={e.label.clone()}
-                    data-conf-label={e.conf_label.clone()} title={title}>
-                    if let Some(c) = &e.conf_label {
-                        <span class="t small">{ e.term.to_string() }</span>
-                        <span class="l c1">{ conf_word(l, &conf_lines(c).0) }</span>
-                        <span class="l c2">{ conf_word(l, &conf_lines(c).1) }</span>
-                    } else {
-                        <span class="t">{ e.term.to_string() }</span>
-                        <span class="l">{ short(&e.label) }</span>
-                    }
-                </div>
+                <EntryCell key={e.index.to_string()} name={name.clone()} lang={l} entry={e.clone()} />
             }
         })
         .collect::<Html>();
@@ -350,6 +306,83 @@ fn LogRow(p: &RowProps) -> Html {
             { snapshot }
             <div class="entries">{ entries }</div>
             { applied }
+        </div>
+    }
+}
+
+/// What one entry box shows. Boxes are components, so when a row changes (an entry appended,
+/// committed or applied, the window shifted by one column) only the boxes whose data changed
+/// are built again; the others keep their title and attributes without being worded anew.
+#[derive(Clone, Debug, PartialEq, Properties)]
+struct CellProps {
+    name: AttrValue,
+    lang: Lang,
+    entry: EntryBox,
+}
+
+#[component]
+fn EntryCell(p: &CellProps) -> Html {
+    super::memo::item_built(super::memo::Item::LogBox);
+    let e = &p.entry;
+    let name = &p.name;
+    let l = p.lang;
+    let class = classes!(
+        "entry",
+        if e.committed {
+            "committed"
+        } else {
+            "uncommitted"
+        },
+        e.conf.then_some("conf"),
+        e.empty.then_some("empty"),
+        e.diverged.then_some("diverged"),
+    );
+    let shown = e.conf_label.as_deref().unwrap_or(e.label.as_str());
+    let title = tr!(
+        l,
+        "ui.log.entry",
+        name = name,
+        index = e.index,
+        term = e.term,
+        what = if shown.is_empty() {
+            tr!(l, "ui.log.empty_entry").to_string()
+        } else {
+            shown
+                .split(' ')
+                .map(|w| conf_word(l, w))
+                .collect::<Vec<_>>()
+                .join(" ")
+        },
+        committed = if e.committed {
+            tr!(l, "ui.log.entry_committed")
+        } else {
+            tr!(l, "ui.log.entry_uncommitted")
+        },
+        applied = if e.applied {
+            tr!(l, "ui.log.entry_applied")
+        } else {
+            ""
+        },
+        diverged = if e.diverged {
+            tr!(l, "ui.log.entry_diverged")
+        } else {
+            ""
+        }
+    );
+    html! {
+        <div class={class}
+            style={format!("left:{}px;{}", (e.index - 1) * COL, term_style(e.term))}
+            data-node={name.clone()} data-index={e.index.to_string()} data-term={e.term.to_string()}
+            data-committed={e.committed.to_string()} data-label={e.label.clone()}
+            data-conf-label={e.conf_label.clone()} title={title}>
+            if let Some(c) = &e.conf_label {
+                <span class="t small">{ e.term.to_string() }</span>
+                <span class="l c1">{ conf_word(l, &conf_lines(c).0) }</span>
+                <span class="l c2">{ conf_word(l, &conf_lines(c).1) }</span>
+            } else {
+                <span class="t">{ e.term.to_string() }</span>
+                <span class="l">{ short(&e.label) }</span>
+            }
         </div>
     }
 }

@@ -9,10 +9,14 @@
 //! built again (the last one is kept in [`Memos`]) nor compared (the [`Frozen`] component's
 //! props compare by stamp), so yew skips the whole subtree.
 //!
-//! The counts of builds per panel are shown in the hidden status element (`data-builds`) for
-//! the render tests and benchmarks.
+//! Long lists whose items change one at a time (a node's log boxes, the event lines) make
+//! each item a component of its own, so a changed item is built alone; [`item_built`] counts
+//! those builds.
+//!
+//! The counts of builds per panel and per kind of item are shown in the hidden status element
+//! (`data-builds`) for the render tests and benchmarks.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use yew::prelude::*;
@@ -85,15 +89,55 @@ impl Memos {
         html! { <Frozen {stamp} {view} /> }
     }
 
-    /// "toolbar:3 tabs:1 ...": how many times each panel was built since the app started.
+    /// "toolbar:3 tabs:1 ... log-boxes:40 event-lines:12": how many times each panel and
+    /// each kind of list item was built since the app started.
     pub fn builds(&self) -> String {
         let b = self.builds.borrow();
+        let items = ITEM_BUILDS.with(Cell::get);
         Slot::ALL
             .iter()
             .map(|s| format!("{}:{}", s.name(), b[*s as usize]))
+            .chain(
+                Item::ALL
+                    .iter()
+                    .map(|i| format!("{}:{}", i.name(), items[*i as usize])),
+            )
             .collect::<Vec<_>>()
             .join(" ")
     }
+}
+
+/// The list items that are components of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// An entry box in a node's log row.
+    LogBox,
+    /// A line of the event log.
+    EventLine,
+}
+
+impl Item {
+    const ALL: [Item; 2] = [Item::LogBox, Item::EventLine];
+
+    fn name(self) -> &'static str {
+        match self {
+            Item::LogBox => "log-boxes",
+            Item::EventLine => "event-lines",
+        }
+    }
+}
+
+thread_local! {
+    static ITEM_BUILDS: Cell<[u64; Item::ALL.len()]> = const { Cell::new([0; Item::ALL.len()]) };
+}
+
+/// Counts one build of a list item (shown in `data-builds`).
+pub fn item_built(item: Item) {
+    ITEM_BUILDS.with(|c| {
+        let mut n = c.get();
+        n[item as usize] += 1;
+        c.set(n);
+    });
 }
 
 /// A stamp from the view-state generation and the values a panel reads from the run.

@@ -113,17 +113,30 @@ fn stage(v: &View) -> Html {
     }
 }
 
-/// What the tabs show that can change while the clock runs. Only the node chooser (the Node
-/// tab with no node selected) is known to show nothing else than the node names; every other
-/// panel is built again on each frame, as it reads more of the run.
+/// What the tabs show that can change while the clock runs. The node chooser (the Node tab
+/// with no node selected) shows nothing else than the node names; the Client tab shows the
+/// node names (its "via" lists) and the newest requests (`client_panel::RECENT`), each worded
+/// from the request alone. Every other panel is built again on each frame, as it reads more
+/// of the run.
 fn tabs_stamp(v: &View) -> u64 {
-    let chooser = v.ui.tab == super::app::Tab::Node
+    let tab = v.ui.tab;
+    let chooser = tab == super::app::Tab::Node
         && v.ui
             .selected_node
             .is_none_or(|id| !v.sim.nodes.contains_key(&id));
+    let ids: Vec<_> = v.sim.nodes.keys().copied().collect();
     if chooser {
-        let ids: Vec<_> = v.sim.nodes.keys().copied().collect();
         memo::stamp(v.generation, ids)
+    } else if tab == super::app::Tab::Client {
+        // Requests have no Hash; their Debug form names every field.
+        let recent: Vec<_> = v
+            .sim
+            .requests
+            .values()
+            .rev()
+            .take(super::client_panel::RECENT)
+            .collect();
+        memo::stamp(v.generation, (ids, format!("{recent:?}")))
     } else {
         memo::stamp(v.generation, (v.sim.now, v.sim.processed, v.running()))
     }

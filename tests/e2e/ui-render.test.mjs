@@ -2,11 +2,12 @@
 // events are not touched, and the panels that do not move with the clock (toolbar controls,
 // tabs, welcome box) are not even built again; while paused, no animation frame is even
 // requested. A message in flight moves by one attribute (its group's transform), and message
-// glyphs are reused from a pool rather than created and removed at every tick.
+// glyphs are reused from a pool rather than created and removed at every tick. A write builds
+// only the log boxes and event lines it changed, not whole log rows or the whole event list.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
-import { pause, waitLeader, waitSimTime } from './raftlab.mjs';
+import { pause, propose, setSpeed, simNow, waitLeader, waitSimTime } from './raftlab.mjs';
 
 test('steady state: messages move every frame, logs and events untouched, nodes only on ticks', { timeout: 90_000 }, () =>
   withApp('render-regions', async (app) => {
@@ -230,6 +231,73 @@ test('playing with only heartbeats: toolbar controls, tabs and welcome are not r
     await page.click('.tabs [data-tab="network"]');
     await page.waitForFunction((n) => Number(document.querySelector('[data-builds]').dataset.builds.match(/tabs:(\d+)/)[1]) > n, after.tabs);
     assert.equal(await page.getAttribute('.tabs [data-tab="network"]', 'aria-selected'), 'true');
+  }),
+);
+
+test('the Client tab is not rebuilt while only heartbeats fly; a request and its outcome rebuild it', { timeout: 90_000 }, () =>
+  withApp('render-client-tab', async (app) => {
+    const { page } = app;
+    await waitLeader(page);
+    await propose(page, 'x', '1');
+    await page.waitForSelector('.requests [data-outcome="committed"]', { timeout: 30_000 });
+    const before = await builds(page);
+    await waitSimTime(page, (await simNow(page)) + 1000);
+    const quiet = await builds(page);
+    assert.equal(quiet.tabs, before.tabs, `tabs not built again while only heartbeats flew: ${JSON.stringify({ before, quiet })}`);
+    // A new request shows, pending or not, and then its outcome (the kept build is not stale).
+    await page.click('button[aria-label="propose write"]');
+    await page.waitForFunction(() => document.querySelectorAll('.requests [data-request]').length === 2);
+    await page.waitForFunction(() => [...document.querySelectorAll('.requests [data-outcome]')].every((e) => e.dataset.outcome === 'committed'), null, { timeout: 30_000 });
+    const after = await builds(page);
+    assert.ok(after.tabs > quiet.tabs, `the request rebuilt the tab: ${JSON.stringify({ quiet, after })}`);
+  }),
+);
+
+test('a write builds only the log boxes and event lines it changed, not whole rows or the whole list', { timeout: 90_000 }, () =>
+  withApp('render-items', async (app) => {
+    const { page } = app;
+    await waitLeader(page);
+    // Every row holds `count` boxes, all committed; then time for the followers to apply.
+    const settled = async (count) => {
+      await page.waitForFunction(
+        (count) =>
+          [...document.querySelectorAll('[data-log-node]')].every((r) => {
+            const boxes = [...r.querySelectorAll('[data-index]')];
+            return boxes.length === count && boxes.every((b) => b.dataset.committed === 'true');
+          }),
+        count,
+        { timeout: 60_000 },
+      );
+      await waitSimTime(page, (await simNow(page)) + 1500);
+    };
+    // A log long enough that rebuilding a row would build many boxes: the leader's empty
+    // entry and eight writes.
+    await setSpeed(page, '20');
+    for (let i = 1; i <= 8; i++) await propose(page, 'k', String(i));
+    const count = 9;
+    await settled(count);
+    const rows = await page.evaluate(() => document.querySelectorAll('[data-log-node]').length);
+    await page.evaluate(() => {
+      window.__added = 0;
+      window.__lines = new MutationObserver((ms) => {
+        for (const m of ms) window.__added += [...m.addedNodes].filter((n) => n.nodeName === 'LI').length;
+      });
+      window.__lines.observe(document.querySelector('.event-list'), { childList: true });
+    });
+    const before = await builds(page);
+    await propose(page, 'k', '9');
+    await settled(count + 1);
+    const after = await builds(page);
+    const added = await page.evaluate(() => {
+      window.__lines.disconnect();
+      return window.__added;
+    });
+    const report = JSON.stringify({ rows, count, before, after, added });
+    const boxes = after['log-boxes'] - before['log-boxes'];
+    // Each row's new box is built when appended, committed and applied: three times at most.
+    assert.ok(boxes >= rows && boxes <= 3 * rows, `${boxes} log boxes built for one write on ${rows} rows of ${count + 1} boxes: ${report}`);
+    assert.ok(added > 0, `the write was logged: ${report}`);
+    assert.equal(after['event-lines'] - before['event-lines'], added, `only the new event lines were built: ${report}`);
   }),
 );
 
