@@ -68,18 +68,24 @@ fn random_action(sim: &Sim, rng: &mut Rng, next_id: &mut NodeId) -> Action {
     }
 }
 
+/// The five-node cluster the randomized tests here drive: snapshots every 8 entries, so the
+/// runs also go through compaction and snapshot transfer.
+fn random_sim(seed: u64) -> Sim {
+    Sim::new(
+        5,
+        Options {
+            seed,
+            snapshot_every: 8,
+            ..Options::default()
+        },
+    )
+}
+
 #[test]
 fn a_settled_mark_never_outlives_a_change_of_its_node() {
     let (mut removed, mut snapshots, mut skipped) = (0, 0, 0u64);
     for seed in 1..=12 {
-        let mut sim = Sim::new(
-            5,
-            Options {
-                seed,
-                snapshot_every: 8,
-                ..Options::default()
-            },
-        );
+        let mut sim = random_sim(seed);
         let mut rng = Rng::new(seed * 7919);
         let mut next_id = 5;
         for step in 0..250 {
@@ -149,12 +155,7 @@ fn damage(sim: &mut Sim, id: NodeId, commit: bool) {
 fn leaving_settled_nodes_out_finds_what_checking_them_finds() {
     let (mut found, mut by_sender) = (0, 0);
     for seed in 1..=8 {
-        let opts = Options {
-            seed,
-            snapshot_every: 8,
-            ..Options::default()
-        };
-        let (mut fast, mut reference) = (Sim::new(5, opts.clone()), Sim::new(5, opts));
+        let (mut fast, mut reference) = (random_sim(seed), random_sim(seed));
         reference.checker.never_settled = true;
         let mut rng = Rng::new(seed * 104_729);
         let mut next_id = 5;
@@ -221,14 +222,7 @@ fn max_started_commit(sim: &Sim) -> u64 {
 fn the_commit_bound_never_falls_below_a_started_nodes_commit() {
     let mut spared = 0u64;
     for seed in 1..=12 {
-        let mut sim = Sim::new(
-            5,
-            Options {
-                seed,
-                snapshot_every: 8,
-                ..Options::default()
-            },
-        );
+        let mut sim = random_sim(seed);
         let mut rng = Rng::new(seed * 6_151);
         let mut next_id = 5;
         for step in 0..250 {
@@ -263,12 +257,7 @@ fn the_commit_bound_never_falls_below_a_started_nodes_commit() {
 fn skipping_links_and_reachability_for_an_unchanged_shape_changes_nothing() {
     let (mut skipped, mut actions) = (0u64, 0u64);
     for seed in 1..=12 {
-        let opts = Options {
-            seed,
-            snapshot_every: 8,
-            ..Options::default()
-        };
-        let (mut fast, mut reference) = (Sim::new(5, opts.clone()), Sim::new(5, opts));
+        let (mut fast, mut reference) = (random_sim(seed), random_sim(seed));
         let mut rng = Rng::new(seed * 7_577);
         let mut next_id = 5;
         for step in 0..250 {
