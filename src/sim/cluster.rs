@@ -593,23 +593,12 @@ impl Sim {
         let f = self.net.in_flight.remove(&msg_id)?;
         let (from, to) = (f.msg.from, f.msg.to);
         let msg_type = f.msg.msg_type;
+        let check_invariants = self.check_invariants;
         // One lookup of the receiver, for why it would not get the message and for the step
         // (this runs for nearly every event).
-        let Sim {
-            nodes,
-            rng,
-            net,
-            queue,
-            seq,
-            opts,
-            now,
-            checker,
-            commit_bound,
-            removed,
-            ..
-        } = self;
+        let (nodes, mut out) = self.split();
         let receiver = nodes.get_mut(&to);
-        let reason = peek::undelivered_at(&f, receiver.as_deref(), net, removed);
+        let reason = peek::undelivered_at(&f, receiver.as_deref(), out.net, out.removed);
         let (Some(node), None) = (receiver, reason) else {
             let reason = reason.unwrap_or(Undelivered::Missing);
             if reason == Undelivered::RemovedSender && !self.stopping.contains(&from) {
@@ -618,14 +607,10 @@ impl Sim {
             self.dropped(&f);
             return Some(Cause::Dropped(msg_type, from, to, reason));
         };
-        // As in `update_and_flush`, which every other change of a node goes through.
-        checker.unsettle(to);
-        node.raft.step(f.msg);
-        *commit_bound = (*commit_bound).max(node.raft.log.committed);
-        send_outbox(&mut node.raft, rng, net, queue, seq, opts, *now);
+        out.change(to, &mut node.raft, |raft| raft.step(f.msg));
         if !node.raft.notes.is_empty() {
             self.word_notes(to);
-        } else if self.check_invariants && msg_type != MsgType::Snap {
+        } else if check_invariants && msg_type != MsgType::Snap {
             // Nothing else this event does can change the receiver (no note to act on, no
             // snapshot report): if the step left it looking as at its last clean check, the
             // check after the event may leave it out, as it leaves out a settled sender.
@@ -633,7 +618,7 @@ impl Sim {
                 raft: &node.raft,
                 alive: true,
             };
-            checker.settle_if_quiet(o);
+            out.checker.settle_if_quiet(o);
         }
         if msg_type == MsgType::Snap {
             self.report_snapshot(to, from, false);
@@ -691,8 +676,20 @@ impl Sim {
     /// Runs `update` on node `id`'s raft state (if the node exists), then [`Sim::flush`]es
     /// it, with one lookup of the node for both.
     fn update_and_flush(&mut self, id: NodeId, update: impl FnOnce(&mut Raft)) {
-        // One lookup of the node for its messages (this runs after every event): the outbox
-        // is drained in place, with the fields it needs borrowed apart from the node map.
+        // One lookup of the node for its messages (this runs after every event).
+        let (nodes, mut out) = self.split();
+        let Some(node) = nodes.get_mut(&id) else {
+            return;
+        };
+        out.change(id, &mut node.raft, update);
+        if !node.raft.notes.is_empty() {
+            self.word_notes(id);
+        }
+    }
+
+    /// The node map, and apart from it what a node's step writes to: the hot paths look a node
+    /// up once and still send its messages and tell the checker.
+    fn split(&mut self) -> (&mut VecMap<NodeId, SimNode>, Outlet<'_>) {
         let Sim {
             nodes,
             rng,
@@ -703,20 +700,21 @@ impl Sim {
             now,
             checker,
             commit_bound,
+            removed,
             ..
         } = self;
-        let Some(node) = nodes.get_mut(&id) else {
-            return;
+        let out = Outlet {
+            rng,
+            net,
+            queue,
+            seq,
+            opts,
+            now: *now,
+            checker,
+            commit_bound,
+            removed,
         };
-        // Every change of a node's raft state passes through here (or through
-        // `process_delivery`, which does the same).
-        checker.unsettle(id);
-        update(&mut node.raft);
-        *commit_bound = (*commit_bound).max(node.raft.log.committed);
-        send_outbox(&mut node.raft, rng, net, queue, seq, opts, *now);
-        if !node.raft.notes.is_empty() {
-            self.word_notes(id);
-        }
+        (nodes, out)
     }
 
     /// Words what node `id` noted (taken out first: wording a note needs the whole
@@ -1309,22 +1307,38 @@ impl Sim {
     }
 }
 
-/// Puts what `raft` wrote to its outbox in flight, each message with its latency and fate
-/// drawn in outbox order, and queues its delivery.
-fn send_outbox(
-    raft: &mut Raft,
-    rng: &mut Rng,
-    net: &mut Network,
-    queue: &mut EventQueue<Due>,
-    seq: &mut u64,
-    opts: &Options,
+/// What a node's step writes to besides the node, borrowed apart from the node map
+/// ([`Sim::split`]).
+struct Outlet<'a> {
+    rng: &'a mut Rng,
+    net: &'a mut Network,
+    queue: &'a mut EventQueue<Due>,
+    seq: &'a mut u64,
+    opts: &'a Options,
     now: u64,
-) {
-    for m in raft.msgs.drain(..) {
-        let latency = rng.range(opts.latency_min, opts.latency_max + 1);
-        let lost = rng.chance(net.loss);
-        let (mid, at) = net.send(m, now, latency, lost);
-        enqueue(queue, seq, at, Due::Deliver { msg: mid });
+    checker: &'a mut Checker,
+    commit_bound: &'a mut u64,
+    removed: &'a VecSet<NodeId>,
+}
+
+impl Outlet<'_> {
+    /// Runs `update` on node `id`'s raft state. Every change of a node's raft state passes
+    /// through here: the checker forgets the node's settled mark, the commit bound rises to
+    /// its commit index, and what it wrote to its outbox is sent.
+    fn change(&mut self, id: NodeId, raft: &mut Raft, update: impl FnOnce(&mut Raft)) {
+        self.checker.unsettle(id);
+        update(raft);
+        *self.commit_bound = (*self.commit_bound).max(raft.log.committed);
+        // What it wrote goes in flight, each message with its latency and fate drawn in
+        // outbox order, and its delivery is queued.
+        for m in raft.msgs.drain(..) {
+            let latency = self
+                .rng
+                .range(self.opts.latency_min, self.opts.latency_max + 1);
+            let lost = self.rng.chance(self.net.loss);
+            let (mid, at) = self.net.send(m, self.now, latency, lost);
+            enqueue(self.queue, self.seq, at, Due::Deliver { msg: mid });
+        }
     }
 }
 
