@@ -5,7 +5,7 @@
 
 use raftlab::sim::pace::{teaching_rate, CRUISE_RATE};
 use raftlab::sim::player::{PacedStop, Player};
-use raftlab::sim::presets::PRESETS;
+use raftlab::sim::presets::{find, PRESETS};
 use raftlab::sim::scenario::Script;
 
 /// Wall seconds of each stretch that ends on a narration (or the lesson's end), in order.
@@ -37,10 +37,7 @@ fn stretch_seconds(text: &str) -> Vec<f64> {
 /// whole wait in slow motion: 85 s (now about 20 s).
 #[test]
 fn a_cluster_that_cannot_elect_does_not_play_its_waits_in_slow_motion() {
-    let p = PRESETS
-        .iter()
-        .find(|p| p.id == "07-partition-then-add")
-        .expect("preset 07");
+    let p = find("07-partition-then-add").expect("preset 07");
     let s = stretch_seconds(p.text);
     // Stretch k ends on the lesson's k-th narration (0-based); the last one on its end.
     assert_eq!(s.len(), 6, "{s:?}");
