@@ -2,11 +2,11 @@
 //!
 //! Ids are handed out in increasing order and every message is gone a few hundred
 //! milliseconds after it was sent, so the live ids form a short window that slides forward.
-//! A vector of slots indexed by `id - first` gives insert, lookup and removal in (amortized)
-//! constant time without an allocation per message; an ordered map (what this replaces) paid
-//! a tree search and a boxed value for each of the ~30 messages a write costs.
+//! A ring of slots indexed by `id - first` gives insert, lookup and removal in constant time
+//! without an allocation per message; an ordered map (what this replaces) paid a tree search
+//! and a boxed value for each of the ~30 messages a write costs.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::ops::RangeFrom;
 
@@ -25,19 +25,16 @@ pub struct InFlightMap {
     first: u64,
     /// One slot per id from `first`; None where that message is gone. The front `dead`
     /// slots are None; the back may be None too (ids are handed out in order, so the next
-    /// id is the one after the last slot either way). A plain vector, indexed without a
-    /// double-ended queue's wrapping: the empty front is cut off in batches.
-    slots: Vec<Option<InFlight>>,
-    /// How many slots at the front are known to be None. They are dropped in batches (see
-    /// [`DEAD_BATCH`]): popping one slot at a time moved a whole (empty) message each time.
+    /// id is the one after the last slot either way).
+    slots: VecDeque<Option<InFlight>>,
+    /// How many slots at the front are known to be None. They are dropped in batches:
+    /// popping one slot at a time moved a whole (empty) message each time.
     dead: usize,
     /// Messages held.
     len: usize,
 }
 
-/// Empty front slots are dropped once this many have gathered and they are at least half
-/// of the slots: cutting them off moves the live slots behind them to the front, so at most
-/// as many slots are moved as are dropped.
+/// Empty front slots are dropped once this many have gathered.
 const DEAD_BATCH: usize = 32;
 
 impl InFlightMap {
@@ -73,18 +70,19 @@ impl InFlightMap {
             self.first = id;
         } else if id.checked_sub(self.first) == Some(self.slots.len() as u64) {
             // The usual case, the next id: one move of the message into place.
-            self.slots.push(Some(f));
+            self.slots.push_back(Some(f));
             self.len += 1;
             return;
         } else if id < self.first {
-            let gap = (self.first - id) as usize;
-            self.slots
-                .splice(0..0, std::iter::repeat_with(|| None).take(gap));
+            for _ in id + 1..self.first {
+                self.slots.push_front(None);
+            }
+            self.slots.push_front(None);
             self.first = id;
         }
         let i = (id - self.first) as usize;
-        if self.slots.len() <= i {
-            self.slots.resize_with(i + 1, || None);
+        while self.slots.len() <= i {
+            self.slots.push_back(None);
         }
         if self.slots[i].replace(f).is_none() {
             self.len += 1;
@@ -107,7 +105,7 @@ impl InFlightMap {
                 while matches!(self.slots.get(self.dead), Some(None)) {
                     self.dead += 1;
                 }
-                if self.dead >= DEAD_BATCH && self.dead * 2 >= self.slots.len() {
+                if self.dead >= DEAD_BATCH {
                     self.slots.drain(..self.dead);
                     self.first += self.dead as u64;
                     self.dead = 0;
@@ -257,7 +255,7 @@ mod tests {
             assert_eq!(map.len(), model.len());
             assert!(map.slots.iter().take(map.dead).all(Option::is_none));
             assert!(
-                map.dead < DEAD_BATCH || map.dead * 2 < map.slots.len(),
+                map.dead < DEAD_BATCH,
                 "the empty front is dropped in batches"
             );
             assert_eq!(map.slots.iter().flatten().count(), map.len);
