@@ -195,7 +195,7 @@ impl Eq for KvState {}
 /// `Debug` text) does not depend on the storage.
 impl fmt::Debug for KvState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_map().entries(self.iter()).finish()
+        super::debug_text::string_map(f, self.iter())
     }
 }
 

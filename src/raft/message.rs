@@ -181,8 +181,8 @@ impl ConfChange {
     }
 }
 
-/// What a log entry carries.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// What a log entry carries. (`Debug`, the derived text: `debug_text.rs`.)
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EntryData {
     /// The empty entry a new leader appends to commit entries of older terms (§5.4.2).
     Empty,
@@ -204,8 +204,8 @@ pub enum EntryData {
     },
 }
 
-/// One log entry.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One log entry. (`Debug`, the derived text: `debug_text.rs`.)
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
     /// The term of the leader that created it.
     pub term: u64,

@@ -6,6 +6,7 @@
 //! (the small ordered map for maps keyed by node id).
 
 pub mod confchange;
+mod debug_text;
 pub mod invariants;
 pub mod kv;
 pub mod log;

@@ -245,7 +245,7 @@ impl<T: Clone + Eq> Eq for SharedVec<T> {}
 /// (`Sim::fingerprint`) do not depend on the storage.
 impl<T: Clone + fmt::Debug> fmt::Debug for SharedVec<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
+        super::debug_text::list(f, self.iter())
     }
 }
 

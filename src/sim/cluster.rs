@@ -25,12 +25,14 @@ use super::options::Options;
 use super::requests::Waiting;
 use super::{invariant_words, labels, words};
 
+mod fnv;
 mod lost;
 mod peek;
 mod queue;
 #[cfg(test)]
 mod settled_tests;
 
+use fnv::Fnv1a;
 use queue::EventQueue;
 
 pub use peek::NextEvent;
@@ -1361,19 +1363,6 @@ fn observed(nodes: &VecMap<NodeId, SimNode>, id: NodeId) -> Option<Observed<'_>>
             raft: &n.raft,
             alive: n.status == Status::Running,
         })
-}
-
-/// FNV-1a over the bytes written: tiny, portable, stable across releases (unlike std's
-/// hasher).
-struct Fnv1a(u64);
-
-impl std::fmt::Write for Fnv1a {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        for b in s.bytes() {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
-        }
-        Ok(())
-    }
 }
 
 /// What a deserialized simulator knows of its nodes' commit indexes: nothing.
