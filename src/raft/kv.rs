@@ -40,6 +40,10 @@ pub struct KvState {
     root: Arc<Vec<Arc<Group>>>,
     /// Keys held.
     len: usize,
+    /// Where the last write landed (group, chunk): a guess for the next one, checked before
+    /// use. Writes to keys that follow one another (`k1233`, `k1234`, …) land next to the
+    /// previous one; the guess saves them the searches among groups and chunks.
+    near: (usize, usize),
 }
 
 /// A write held by the state: the entry that wrote the key last. Only `EntryData::Put`
@@ -107,14 +111,20 @@ impl KvState {
             return;
         }
         let put = Put(entry.clone());
-        let root = Arc::make_mut(&mut self.root);
-        let Some(gi) = group_for(root, put.key()) else {
-            root.push(Arc::new(vec![Arc::new(vec![put])]));
-            self.len = 1;
-            return;
+        let (gi, ci) = match self.near_slot(put.key()) {
+            Some(slot) => slot,
+            None => {
+                let Some(gi) = group_for(&self.root, put.key()) else {
+                    Arc::make_mut(&mut self.root).push(Arc::new(vec![Arc::new(vec![put])]));
+                    self.len = 1;
+                    return;
+                };
+                (gi, chunk_for(&self.root[gi], put.key()).unwrap_or(0))
+            }
         };
+        self.near = (gi, ci);
+        let root = Arc::make_mut(&mut self.root);
         let group = Arc::make_mut(&mut root[gi]);
-        let ci = chunk_for(group, put.key()).unwrap_or(0);
         let chunk = Arc::make_mut(&mut group[ci]);
         match find(chunk, put.key()) {
             Ok(i) => chunk[i] = put,
@@ -125,6 +135,32 @@ impl KvState {
                 split_if_full(root, gi);
             }
         }
+    }
+
+    /// The (group, chunk) that `group_for` and `chunk_for` would pick for `key`, if it is the
+    /// chunk of the last write or the one after it in the same group; None when neither is.
+    ///
+    /// The searches pick the first chunk whose last key is not below `key`, else the very
+    /// last chunk. A chunk whose first key is at or below `key` has every earlier chunk's
+    /// keys below `key` (keys ascend across chunks and groups), so it is that pick if its
+    /// last key is not below `key` or it is the very last chunk. The chunk after one whose
+    /// last key is below `key` has every earlier key below `key` too.
+    fn near_slot(&self, key: &str) -> Option<(usize, usize)> {
+        let (gi, ci) = self.near;
+        let group = self.root.get(gi)?;
+        let chunk = group.get(ci)?;
+        let fits = |chunk: &Chunk, ci: usize| {
+            chunk.last().is_some_and(|p| key <= p.key().as_str())
+                || (gi + 1 == self.root.len() && ci + 1 == group.len())
+        };
+        if chunk.first()?.key().as_str() > key {
+            return None;
+        }
+        if fits(chunk, ci) {
+            return Some((gi, ci));
+        }
+        let next = group.get(ci + 1)?;
+        fits(next, ci + 1).then_some((gi, ci + 1))
     }
 
     /// Sets `key` to `value` (outside any log: for tests and restored values).
@@ -316,5 +352,42 @@ mod tests {
             assert_eq!(kv.remove(&key), model.remove(&key));
         }
         assert!(kv.is_empty() && kv.root.is_empty() && kv.get("a").is_none());
+    }
+
+    /// Runs of keys that follow one another (where the guess of the last write's chunk is
+    /// taken), descending runs, jumps and removals (where it must be refused), checked against
+    /// a BTreeMap: the same contents and order, chunks sorted and within bounds.
+    #[test]
+    fn the_near_guess_is_only_taken_where_the_search_would_land() {
+        let mut rng = Rng::new(5);
+        let mut model: BTreeMap<String, String> = BTreeMap::new();
+        let mut kv = KvState::new();
+        let mut copies = Vec::new();
+        for i in 0..24_000u64 {
+            let key = match (i / 3_000) % 4 {
+                0 => format!("k{i}"),
+                1 => format!("k{}", 100_000 - i),
+                2 if i % 3 == 0 => format!("k{}", rng.range(0, 40_000)),
+                2 => format!("j{i:06}"),
+                _ => format!("k{}", i - 9_000 + rng.range(0, 4)),
+            };
+            if i % 11 == 0 {
+                assert_eq!(kv.remove(&key), model.remove(&key));
+            } else {
+                let value = format!("v{i}");
+                kv.apply(&put(&key, &value));
+                model.insert(key, value);
+            }
+            if i % 2_000 == 0 {
+                copies.push((model.clone(), kv.clone()));
+            }
+        }
+        assert_eq!(kv.len(), model.len());
+        assert!(kv.iter().eq(model.iter()));
+        let chunks: Vec<&Arc<Chunk>> = kv.root.iter().flat_map(|g| g.iter()).collect();
+        assert!(chunks.iter().all(|c| !c.is_empty() && c.len() <= CHUNK));
+        for (m, c) in copies {
+            assert!(c.iter().eq(m.iter()), "a copy changed");
+        }
     }
 }
