@@ -228,6 +228,11 @@ impl App {
         true
     }
 
+    /// Whether animation frames are coming: free play or a lesson's stretch.
+    fn running(&self) -> bool {
+        self.ui.playing || self.scenario.as_ref().is_some_and(|l| l.playing)
+    }
+
     fn toggle_play(&mut self) {
         if let Some(l) = self.scenario.as_ref().filter(|l| !l.done()) {
             let on = !l.playing;
@@ -343,7 +348,6 @@ impl Component for App {
                 controls: true,
                 legend: true,
                 welcome: prefs::welcome_due(),
-                frame_ms: 0.0,
                 log_cols: log_view::DEFAULT_COLS,
                 lang: Lang::En,
                 step_line: None,
@@ -392,6 +396,7 @@ impl Component for App {
         if !matches!(msg, Msg::Frame(_) | Msg::Announce | Msg::None) {
             self.generation += 1;
         }
+        let action = matches!(msg, Msg::Act(_) | Msg::Acts(_) | Msg::ProposeForm);
         match msg {
             Msg::Frame(ts) => {
                 let changed = self.frame(ts);
@@ -455,6 +460,7 @@ impl Component for App {
             }
             Msg::Reset => self.reset(),
             Msg::Act(a) => self.act(a),
+            Msg::ProposeForm => self.act(super::client_panel::put_action(&self.ui.forms)),
             Msg::Acts(list) => {
                 for a in list {
                     let before = self.ui.history.len();
@@ -614,14 +620,28 @@ impl Component for App {
         self.watch_violations();
         self.sync_compare();
         self.announce();
+        // While the clock runs, an action is drawn by the next animation frame, due within
+        // milliseconds: drawn at once, the browser would lay out and pre-paint the page for
+        // it, then (it updates hover state before running a frame's callbacks) do all of it
+        // again for the frame, twice the work of the heaviest frames (a write's).
+        if action && self.running() {
+            self.clock.request();
+            return false;
+        }
         true
     }
 
     fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
-        // Per-frame work (simulation, view, DOM update), shown as data-frame-ms.
-        if let (Some(start), Some(end)) = (self.frame_start.take(), now_ms()) {
-            self.ui.frame_ms = (end - start).max(0.0);
-        }
+        // Per-frame work (simulation, view, DOM update) and the build counts, written here
+        // rather than by the view: a value the view showed would be one render late, and the
+        // next render, whatever caused it (a held-back announcement's timer while paused),
+        // would change the page with nothing having moved.
+        let frame_ms = self
+            .frame_start
+            .take()
+            .zip(now_ms())
+            .map(|(start, end)| crate::sim::decimal::fixed((end - start).max(0.0), 2));
+        dom::set_status(frame_ms.as_deref(), &self.memos.builds());
         // Keep the scenario's current line in view (inside its own scroll box only).
         let line = self.scenario.as_ref().and_then(|s| s.player.next_line());
         if line != self.revealed_line {

@@ -22,6 +22,15 @@ fn input(v: &View, field: Field, value: &str, label: &str) -> Html {
     html! { <input type="text" size="6" value={value.to_string()} {oninput} aria-label={label.to_string()} /> }
 }
 
+/// The write the form describes.
+pub fn put_action(f: &super::forms::Forms) -> Action {
+    Action::Propose {
+        key: f.put_key.trim().to_string(),
+        value: f.put_value.trim().to_string(),
+        via: parse_node(&f.put_via),
+    }
+}
+
 /// How many of the newest requests the panel lists.
 pub const RECENT: usize = 12;
 
@@ -31,13 +40,11 @@ pub fn render(v: &View) -> Html {
     let f = &v.ui.forms;
     let link = v.link;
     let l = v.ui.lang;
-    let put = Action::Propose {
-        key: f.put_key.trim().to_string(),
-        value: f.put_value.trim().to_string(),
-        via: parse_node(&f.put_via),
-    };
-    let put_etcd = put.etcdctl().unwrap_or_default();
-    let put_btn = link.callback(move |_| Msg::Act(put.clone()));
+    let put_etcd = put_action(f).etcdctl().unwrap_or_default();
+    // The write is read from the form when the click is handled, not when the button was
+    // drawn: while playing, a click is drawn by the next frame (`App::update`), and a second
+    // click before it must write the next value, not the same one again.
+    let put_btn = link.callback(|_| Msg::ProposeForm);
     let read = Action::Read {
         key: f.read_key.trim().to_string(),
         via: parse_node(&f.read_via),

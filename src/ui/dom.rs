@@ -253,6 +253,22 @@ pub fn from_text_field(e: &web_sys::KeyboardEvent) -> bool {
     false
 }
 
+/// Writes the hidden status element's `data-frame-ms` (when `frame_ms` is given) and
+/// `data-builds`, each only when its text differs: a write of the same text would still be
+/// a DOM mutation, and a paused page must not change at all.
+pub fn set_status(frame_ms: Option<&str>, builds: &str) {
+    let Some(el) = document().and_then(|d| d.query_selector(".sim-state").ok().flatten()) else {
+        return;
+    };
+    for (name, value) in [("data-frame-ms", frame_ms), ("data-builds", Some(builds))] {
+        if let Some(value) = value {
+            if el.get_attribute(name).as_deref() != Some(value) {
+                let _ = el.set_attribute(name, value);
+            }
+        }
+    }
+}
+
 /// Calls `f` once after `ms` milliseconds. There is no handle to cancel it: the callback
 /// frees itself when it runs, so it can safely cause any update, including one that would
 /// otherwise drop the timer it runs in. Returns false when no timer could be set.

@@ -120,7 +120,8 @@ pub fn dock(v: &View) -> Html {
             aria-label={tr!(lang, "ui.ls.aria")} data-lesson-step={k.to_string()} data-lesson-steps={steps.to_string()}
             data-lesson-playing={playing.to_string()}>
             <div class="lesson-head">
-                <span class="lesson-title">{ title }</span>
+                // On a phone the title is cut to one line; the whole of it is in the tooltip.
+                <span class="lesson-title" title={title.clone()}>{ title }</span>
                 <span class="lesson-progress" data-step-text="">
                     { if done { tr!(lang, "ui.ls.end", steps = steps) } else { tr!(lang, "ui.ls.step", k = k, steps = steps) } }
                 </span>

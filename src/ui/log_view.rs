@@ -179,6 +179,42 @@ fn short(label: &str) -> String {
     }
 }
 
+/// Room for a label inside an entry box, in px: the box's width less its borders.
+const LABEL_ROOM: f64 = (BOX - 4) as f64;
+
+/// The widest a character of a label can be drawn, in em, in the sans-serif fonts the page
+/// asks for (system-ui, Segoe UI, Roboto, Helvetica, Arial, DejaVu Sans: the widest of them
+/// for each character, rounded up); `None` for a character outside this table.
+fn glyph_em(c: char) -> Option<f64> {
+    Some(match c {
+        'm' | 'M' | '@' | 'W' | '…' => 1.0,
+        '%' => 0.95,
+        'w' => 0.85,
+        '=' | '+' | '<' | '>' | '~' | '^' | '#' => 0.84,
+        'A'..='Z' => 0.8,
+        'f' | 'i' | 'j' | 'l' | 'r' | 't' => 0.42,
+        'c' | 'k' | 's' | 'z' => 0.6,
+        '0'..='9' | 'a'..='z' => 0.64,
+        ' '..='~' => 0.8,
+        _ => return None,
+    })
+}
+
+/// The font size (px) at which `label` surely fits an entry box on one line: 10 (the
+/// normal size), 9, 8 or 7; `None` when no size is sure (a character outside the table, or
+/// too long), and the box then clips its content. Boxes that need no clip draw without one,
+/// which spares the browser a clip per box in every frame it paints the logs.
+fn label_px(label: &str) -> Option<u8> {
+    let em = label.chars().map(glyph_em).sum::<Option<f64>>()?;
+    [10u8, 9, 8, 7]
+        .into_iter()
+        .find(|px| em * f64::from(*px) <= LABEL_ROOM)
+}
+
+/// A term as drawn in a box (13 px bold, or 9 px in the dense layout) fits on one line up to
+/// this many digits.
+const TERM_DIGITS: usize = 4;
+
 /// A membership label as two short lines for a box: what ("learner", "voter", "promote",
 /// "remove", "joint", "leave"), and whom.
 fn conf_lines(label: &str) -> (String, String) {
@@ -337,6 +373,18 @@ fn EntryCell(p: &CellProps) -> Html {
         e.empty.then_some("empty"),
         e.diverged.then_some("diverged"),
     );
+    let label = short(&e.label);
+    let px = label_px(&label);
+    // Membership boxes (two lines and a corner term) and boxes whose label or term might not
+    // fit keep the clip; the others have none (see `label_px`).
+    let clip = e.conf_label.is_some() || px.is_none() || e.term.to_string().len() > TERM_DIGITS;
+    let class = classes!(class, clip.then_some("clip"));
+    let size = match px {
+        Some(9) => Some("f9"),
+        Some(8) => Some("f8"),
+        Some(7) => Some("f7"),
+        _ => None,
+    };
     let shown = e.conf_label.as_deref().unwrap_or(e.label.as_str());
     let title = tr!(
         l,
@@ -381,7 +429,7 @@ fn EntryCell(p: &CellProps) -> Html {
                 <span class="l c2">{ conf_word(l, &conf_lines(c).1) }</span>
             } else {
                 <span class="t">{ e.term.to_string() }</span>
-                <span class="l">{ short(&e.label) }</span>
+                <span class={classes!("l", size)}>{ label }</span>
             }
         </div>
     }

@@ -70,8 +70,6 @@ pub struct Ui {
     pub legend: bool,
     /// The welcome card (start lesson 1, the lesson list) is shown.
     pub welcome: bool,
-    /// Wall time the last frame's simulation and view took, ms.
-    pub frame_ms: f64,
     /// How many log columns (the newest) are drawn.
     pub log_cols: u64,
     /// The language everything is shown in.
@@ -108,6 +106,8 @@ pub enum Msg {
     Reset,
     Act(Action),
     Acts(Vec<Action>),
+    /// The Client tab's write, as its form stands when the message is handled.
+    ProposeForm,
     Set(&'static str, String),
     SetLearnerReady(String),
     SelectNode(Option<NodeId>),

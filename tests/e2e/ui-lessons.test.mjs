@@ -277,6 +277,39 @@ test('at 390x844 the step about the log shows every log row above the lesson bar
   ),
 );
 
+// Lesson 17 has five nodes, a joint-configuration quorum line of three lines and a
+// narration of five: at every step, without scrolling, every log row must be above the bar
+// (the narration scrolls inside a capped height; the logs come right after the drawing).
+test('at 390x844 every step of lesson 17 (five nodes) shows every log row above the lesson bar', { timeout: 120_000 }, () =>
+  withApp(
+    'phone-lesson-17-logs',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-lesson-step="0"]');
+      const steps = Number(await page.getAttribute('[data-lesson-steps]', 'data-lesson-steps'));
+      assert.ok(steps >= 5, `lesson 17 has ${steps} steps`);
+      for (let k = 0; k <= steps; k++) {
+        if (k > 0) {
+          await page.click(CONTINUE);
+          await waitStep(page, k);
+        }
+        const r = await page.evaluate(() => {
+          const dock = document.querySelector('.lesson-dock').getBoundingClientRect();
+          const rows = [...document.querySelectorAll('.log-row')].map((e) => e.getBoundingClientRect());
+          return { scrollY, dockTop: Math.round(dock.top), rows: rows.map((x) => [Math.round(x.top), Math.round(x.bottom)]) };
+        });
+        assert.equal(r.scrollY, 0);
+        assert.ok(r.rows.length >= 3, JSON.stringify(r));
+        for (const [top, bottom] of r.rows) {
+          assert.ok(top >= 0 && bottom <= r.dockTop, `step ${k}: a log row at ${top}..${bottom}px, the lesson bar from ${r.dockTop}px: ${JSON.stringify(r)}`);
+        }
+        if (k === 2) await app.screenshot('phone-lesson-17-logs-390x844');
+      }
+    },
+    { path: '?preset=17-joint-consensus', viewport: { width: 390, height: 844 } },
+  ),
+);
+
 // The phone's lesson bar is fixed to the bottom and grows with the step's narration: scrolled
 // to the end, the page's last content (the event log) must sit above it, never under it.
 test('at 390x844 the lesson bar never covers the end of the page', { timeout: 90_000 }, () =>

@@ -187,6 +187,69 @@ const builds = (page) =>
     ),
   );
 
+// The hidden status is written after each render, not by the view: shown by the view, the
+// list items built by a render (child components, built after the page's own view) were
+// counted only by the next render, so a later render with nothing changed (a held-back
+// announcement's timer, while paused) still changed the page (the flaky "nothing is
+// redrawn" failure above: one mutation after the pause).
+test('paused: the build counts shown include the last render\'s own builds; a render that builds nothing changes none', { timeout: 60_000 }, () =>
+  withApp('render-status-current', async (app) => {
+    const { page } = app;
+    await page.locator('[data-node][data-role]').first().waitFor({ state: 'attached' });
+    // Steps of one event until the event list has grown: an event line is built by the
+    // last step's render.
+    const lines = () => page.evaluate(() => document.querySelectorAll('.event-list li').length);
+    const start = await lines();
+    for (let i = 0; i < 200 && (await lines()) <= start; i++) {
+      const now = await page.evaluate(() => document.querySelector('[data-now]').dataset.processed);
+      await page.click('button[aria-label="step one event"]');
+      await page.waitForFunction((n) => document.querySelector('[data-now]').dataset.processed !== n, now);
+    }
+    assert.ok((await lines()) > start, 'stepping logged an event');
+    const built = await builds(page);
+    // Two tab switches: renders that rebuild panels but build no event line or log box.
+    await page.click('[data-tab="network"]');
+    await page.click('[data-tab="client"]');
+    await page.waitForSelector('[data-tab="client"][aria-selected="true"]');
+    const again = await builds(page);
+    const report = JSON.stringify({ built, again });
+    assert.ok(built['event-lines'] > 0, report);
+    assert.equal(again['event-lines'], built['event-lines'], `no event line was built by the tab switches: ${report}`);
+    assert.equal(again['log-boxes'], built['log-boxes'], `no log box was built by the tab switches: ${report}`);
+  }, { path: '?paused=1' }),
+);
+
+// While playing, a click's effect is drawn by the next animation frame (due within
+// milliseconds) rather than at once: drawn at once, the browser laid the page out for the
+// click and again for the frame right after it.
+test('playing: a write clicked is drawn by the next frame, not at once; two clicks write two values', { timeout: 60_000 }, () =>
+  withApp('render-click-frame', async (app) => {
+    const { page } = app;
+    await waitLeader(page);
+    await page.click('[data-tab="client"]');
+    await page.fill('input[aria-label="key to write"]', 'x');
+    await page.fill('input[aria-label="value to write"]', '1');
+    const r = await page.evaluate(async () => {
+      const records = [];
+      const o = new MutationObserver((ms) => records.push(...ms));
+      o.observe(document.querySelector('.app'), { subtree: true, childList: true, attributes: true, characterData: true });
+      const button = document.querySelector('button[aria-label="propose write"]');
+      button.click();
+      button.click();
+      // yew handles the clicks in a microtask: let it run, with no animation frame between.
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      const atOnce = records.length + o.takeRecords().length;
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      o.disconnect();
+      return { atOnce };
+    });
+    assert.equal(r.atOnce, 0, `the clicks changed the page before the next frame: ${JSON.stringify(r)}`);
+    await page.waitForFunction(() => document.querySelectorAll('.requests [data-request]').length === 2);
+    const writes = await page.$$eval('.requests [data-request] .req-what', (es) => es.map((e) => e.textContent).sort());
+    assert.deepEqual(writes.map((w) => w.match(/x=\d+/)?.[0]), ['x=1', 'x=2'], JSON.stringify(writes));
+  }),
+);
+
 test('playing with only heartbeats: toolbar controls, tabs and welcome are not rebuilt, only the clock moves', { timeout: 90_000 }, () =>
   withApp('render-panels', async (app) => {
     const { page } = app;
@@ -323,3 +386,51 @@ test('the scenario\'s closed "show script" list draws no lines, even after "run 
     await page.waitForFunction(() => document.querySelectorAll('.script .lines li').length === 0);
   }, { path: '?paused=1' }),
 );
+
+// A log box clips its content only when its label might not fit (src/ui/log_view.rs,
+// label_px): every other box draws its term and label inside its border with no clip, in
+// the roomy layout (up to five nodes) and the dense one (six to nine). A label with a
+// character the size table does not know keeps the clip.
+for (const n of [3, 9]) {
+  test(`log boxes without a clip hold their term and label inside the box (${n} nodes)`, { timeout: 90_000 }, () =>
+    withApp(`render-box-fit-${n}`, async (app) => {
+      const { page } = app;
+      await page.locator('[data-node][data-role]').first().waitFor({ state: 'attached' });
+      // Narrow and wide letters, cut labels ("k19=1…"), punctuation; "mmmmmmmm=1" is too wide
+      // at any of the sizes and "ключ=1" is outside the table: those two keep the clip.
+      const writes = ['x=1', 'k19=199', 'WW=MM', 'mmm=1', 'a_b-c.d=%@', 'mmmmmmmm=1', 'ключ=1'];
+      const text = [`cluster ${n} seed=7`, 'await leader != none within 60', ...writes.map((w) => `propose ${w}`), 'tick 30'].join('\n') + '\n';
+      await page.click('[data-tab="scenario"]');
+      await page.fill('textarea[aria-label="scenario text"]', text);
+      await page.click('button[aria-label="load pasted scenario"]');
+      await page.click('button[aria-label="run all lines"]');
+      await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
+      const r = await page.evaluate(() => {
+        const out = { boxes: 0, clipped: [], spill: [] };
+        for (const box of document.querySelectorAll('.entry[data-index]')) {
+          out.boxes++;
+          const clip = getComputedStyle(box).overflowX !== 'visible';
+          if (clip) {
+            out.clipped.push(box.dataset.label);
+            continue;
+          }
+          const b = box.getBoundingClientRect();
+          for (const part of box.querySelectorAll('span')) {
+            const range = document.createRange();
+            range.selectNodeContents(part);
+            const t = range.getBoundingClientRect();
+            // Inside the border (2 px), with half a pixel for rounding.
+            if (t.width > 0 && (t.left < b.left + 1.5 || t.right > b.right - 1.5)) {
+              out.spill.push(`${box.dataset.label}: ${part.textContent} ${t.left.toFixed(1)}..${t.right.toFixed(1)} in ${b.left.toFixed(1)}..${b.right.toFixed(1)}`);
+            }
+          }
+        }
+        return out;
+      });
+      const report = JSON.stringify(r);
+      assert.ok(r.boxes >= n * (writes.length + 1), report);
+      assert.deepEqual(r.spill, [], `a label or term drawn past its box's border: ${report}`);
+      assert.deepEqual([...new Set(r.clipped)], ['mmmmmmmm=1', 'ключ=1'], `only the labels that might not fit are clipped: ${report}`);
+    }, { path: '?paused=1' }),
+  );
+}
