@@ -215,7 +215,8 @@ macro_rules! tr {
         $crate::i18n::fill_at(
             $lang,
             const { $crate::i18n::key_index($key) },
-            &[$((stringify!($name), &$value as &dyn ::std::fmt::Display)),+],
+            &[$(stringify!($name)),+],
+            &[$(&$value as &dyn ::std::fmt::Display),+],
         )
     };
 }
@@ -285,13 +286,22 @@ pub fn text_at(lang: Lang, index: u16) -> &'static str {
     en
 }
 
-/// [`text_at`] with each `{name}` replaced by its value in `args`, as [`fill`] does.
+/// [`text_at`] with each `{name}` replaced by the value at the same position in `values`
+/// as `name` in `names`, as [`fill`] does. Names and values come apart so that a call site's
+/// names are one constant table instead of being stored beside each value at run time.
 #[doc(hidden)]
-pub fn fill_at(lang: Lang, index: u16, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+pub fn fill_at(
+    lang: Lang,
+    index: u16,
+    names: &[&str],
+    values: &[&dyn std::fmt::Display],
+) -> String {
     substitute(text_at(lang, index), |name| {
-        args.iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.to_string())
+        names
+            .iter()
+            .position(|n| *n == name)
+            .and_then(|i| values.get(i))
+            .map(|v| v.to_string())
     })
 }
 
