@@ -54,14 +54,16 @@ fn a_cluster_that_cannot_elect_does_not_play_its_waits_in_slow_motion() {
     );
 }
 
-/// No stretch of any lesson takes more than a minute and a half at 1x. The longest (lesson 24's
-/// 86 s) is wall-to-wall protocol: figure 8's elections with 300 ms messages.
+/// No stretch of any lesson takes more than half a minute at 1x: a lecturer should not stand
+/// through one narration while the screen plays several steps it does not name. The figure-8
+/// lessons (19, 20, 24, 25) narrate each of the paper's steps (a), (b), (c) for this reason;
+/// lesson 24 once played them all under one narration for 86 s.
 #[test]
-fn every_lesson_stretch_ends_within_ninety_seconds_at_the_teaching_pace() {
+fn every_lesson_stretch_ends_within_half_a_minute_at_the_teaching_pace() {
     let mut long = Vec::new();
     for p in PRESETS {
         for (k, s) in stretch_seconds(p.text).into_iter().enumerate() {
-            if s > 90.0 {
+            if s > 30.0 {
                 long.push(format!("{} stretch {k}: {s:.1} s", p.id));
             }
         }

@@ -19,6 +19,7 @@ use crate::tr;
 
 use super::app::{App, View};
 use super::cluster_view;
+use super::style::term_style;
 
 /// A comparison being shown: the scenario text and how B differs, and the run as far as the
 /// lesson has got.
@@ -177,7 +178,7 @@ fn ticks(ms: u64) -> String {
     crate::sim::decimal::fixed(ms as f64 / TICK_MS as f64, 1)
 }
 
-/// One pane's compact node table: role, term, commit; a node named in the first divergence
+/// One pane's compact node table: role, term, commit and the newest entries; a node named in the first divergence
 /// is highlighted.
 fn node_rows(l: Lang, sim: &Sim, div: Option<&Divergence>) -> Html {
     sim.nodes
@@ -188,10 +189,39 @@ fn node_rows(l: Lang, sim: &Sim, div: Option<&Divergence>) -> Html {
                 <li class={classes!("cmp-node", differs.then_some("differs"))} data-node={id.to_string()}>
                     <b>{ format!("n{id}") }</b>
                     { " " }{ tr!(l, "ui.cmp.node_row", role = role_word(l, n), term = n.raft.term, commit = n.raft.log.committed) }
+                    { mini_log(l, n) }
                 </li>
             }
         })
         .collect()
+}
+
+/// How many of a node's newest entries a pane shows: enough for the paper's figures (Figure 8
+/// has three), few enough to stay on the node's line.
+const MINI_LOG: usize = 8;
+
+/// A node's newest entries as small boxes, each with its term, in the term's colour, dashed
+/// while uncommitted, as in the log rows of the single view: the narration of a comparison
+/// speaks of which entry of which term sits on which node, and the panes have no log rows.
+fn mini_log(l: Lang, n: &SimNode) -> Html {
+    let log = &n.raft.log;
+    let skip = log.entries.len().saturating_sub(MINI_LOG);
+    let terms: Vec<String> = log
+        .entries
+        .iter()
+        .skip(skip)
+        .map(|e| e.term.to_string())
+        .collect();
+    html! {
+        <span class="cmp-log" role="img" aria-label={tr!(l, "ui.cmp.log_aria", terms = terms.join(" "), commit = log.committed)}>
+            if skip > 0 || log.snapshot.index > 0 { <span class="cmp-more" aria-hidden="true">{ "…" }</span> }
+            { for log.entries.iter().skip(skip).map(|e| html! {
+                <span class={classes!("cmp-e", (e.index > log.committed).then_some("uncommitted"))}
+                    style={term_style(e.term)} data-index={e.index.to_string()} data-term={e.term.to_string()}
+                    title={tr!(l, "ui.cmp.entry_title", index = e.index, term = e.term)}>{ e.term.to_string() }</span>
+            }) }
+        </span>
+    }
 }
 
 /// A node's role (or why it is not running), in words.

@@ -254,3 +254,66 @@ test('compare= in the address compares any preset; a bad value is a notice', { t
     { path: '?preset=04-leader-isolated&compare=prevote=maybe', viewport: { width: 1280, height: 720 } },
   );
 });
+
+/** The newest entries each pane shows on a node's line: "term" or "term?" when uncommitted. */
+function miniLogs(page) {
+  return page.evaluate(() => {
+    const out = {};
+    for (const pane of document.querySelectorAll('[data-pane]')) {
+      const rows = {};
+      for (const li of pane.querySelectorAll('.cmp-node')) {
+        rows[li.dataset.node] = [...li.querySelectorAll('.cmp-e')]
+          .map((e) => e.dataset.term + (e.classList.contains('uncommitted') ? '?' : ''))
+          .join(' ');
+      }
+      out[pane.dataset.pane] = rows;
+    }
+    return out;
+  });
+}
+
+// Lesson 24 narrates Figure 8 in both runs: which entry of which term sits on which node, and
+// that B commits x=1 where A does not. The panes have no log rows, so each node's line shows
+// its newest entries; without them the narration speaks of logs the screen does not show.
+test('preset 24: each pane shows the logs its narration speaks of, and where B commits x=1', { timeout: 180_000 }, () =>
+  withApp(
+    'compare-24-logs',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-pane="a"]');
+      const narrationAt = async (re) => {
+        for (let i = 0; i < 12; i++) {
+          const text = await page.textContent('[data-lesson-step]');
+          if (re.test(text)) return;
+          const before = (await lessonState(page)).step;
+          await page.click(RUN_NOW);
+          await page.waitForFunction(
+            (k) => Number(document.querySelector('[data-lesson-step]').dataset.lessonStep) > k,
+            before,
+          );
+        }
+        assert.fail(`no narration matching ${re}`);
+      };
+      await narrationAt(/^\s*\(a\)|\(a\) In both runs/);
+      let m = await miniLogs(page);
+      for (const s of ['a', 'b']) {
+        assert.equal(m[s]['1'], '1 1?', `${s}: n1 appended x=1 at index 2, term 1`);
+        assert.equal(m[s]['2'], '1 1?', `${s}: n2 received it`);
+        assert.equal(m[s]['3'], '1', `${s}: n3 did not`);
+      }
+      await narrationAt(/\(b\) n5 wins term 2/);
+      m = await miniLogs(page);
+      for (const s of ['a', 'b']) assert.equal(m[s]['5'], '1 2?', `${s}: n5's own entry at index 2, term 2`);
+      await narrationAt(/n1 leads term 3/);
+      m = await miniLogs(page);
+      assert.equal(m.a['1'], '1 1? 3?', 'A: x=1 on a majority, not committed');
+      assert.equal(m.a['3'], '1 1?', 'A: n3 holds x=1');
+      assert.match(m.b['1'], /^1 1 3/, 'B: n1 commits x=1 by counting replicas');
+      const vis = await visibility(page, ['[data-pane="a"] .cmp-node[data-node="5"] .cmp-log', '[data-pane="b"] .cmp-node[data-node="5"] .cmp-log']);
+      for (const [k, v] of Object.entries(vis)) assert.ok(v.visible, `${k} in view at 1280x720: ${JSON.stringify(v)}`);
+      await app.screenshot('compare-24-logs-1280');
+      await app.assertNoErrors();
+    },
+    { path: '?preset=24-compare-figure-8-rule', viewport: { width: 1280, height: 720 } },
+  ),
+);
