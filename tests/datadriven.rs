@@ -372,7 +372,7 @@ impl Env {
                 let id = c.arg_id(0)?;
                 let data = c.args.get(1).cloned().unwrap_or_default();
                 let mut m = Message::new(MsgType::Prop, id, id);
-                m.entries.push(Arc::new(Entry {
+                m.entries = Box::new([Arc::new(Entry {
                     term: 0,
                     index: 0,
                     data: EntryData::Put {
@@ -380,7 +380,7 @@ impl Env {
                         value: data,
                         req: 0,
                     },
-                }));
+                })]);
                 self.step(id, m, &mut out, "");
             }
             "propose-conf-change" => {
@@ -405,7 +405,7 @@ impl Env {
                     });
                 }
                 let mut m = Message::new(MsgType::Prop, id, id);
-                m.entries.push(Arc::new(Entry {
+                m.entries = Box::new([Arc::new(Entry {
                     term: 0,
                     index: 0,
                     data: EntryData::Conf {
@@ -415,7 +415,7 @@ impl Env {
                         },
                         req: 0,
                     },
-                }));
+                })]);
                 self.step(id, m, &mut out, "");
             }
             "tick-heartbeat" => {

@@ -690,7 +690,7 @@ impl Raft {
             return;
         }
         let mut accepted = Vec::new();
-        for e in m.entries {
+        for e in m.entries.into_vec() {
             if let EntryData::Conf { cc, req } = &e.data {
                 let already_pending = self.pending_conf_index > self.log.applied;
                 let refusal = if already_pending {
@@ -816,7 +816,7 @@ impl Raft {
         let mut m = Message::new(MsgType::App, self.id, to);
         m.index = prev_index;
         m.log_term = prev_term;
-        m.entries = ents;
+        m.entries = ents.into_boxed_slice();
         m.commit = self.log.committed;
         self.send(m);
         let committed = self.log.committed;
@@ -1313,14 +1313,14 @@ impl Raft {
         {
             // etcd leaves a joint configuration by itself once entering it is applied.
             let mut m = Message::new(MsgType::Prop, self.id, self.id);
-            m.entries.push(Arc::new(Entry {
+            m.entries = Box::new([Arc::new(Entry {
                 term: 0,
                 index: 0,
                 data: EntryData::Conf {
                     cc: ConfChange::default(),
                     req: 0,
                 },
-            }));
+            })]);
             self.step_leader(m);
         }
         let every = self.cfg.snapshot_every;

@@ -179,7 +179,7 @@ impl Raft {
             });
         }
         let mut m = Message::new(MsgType::Prop, self.id, self.id);
-        m.entries.push(Arc::new(Entry {
+        m.entries = Box::new([Arc::new(Entry {
             term: 0,
             index: 0,
             data: EntryData::Put {
@@ -187,7 +187,7 @@ impl Raft {
                 value: value.to_string(),
                 req,
             },
-        }));
+        })]);
         self.step(m);
         Ok(())
     }
@@ -236,11 +236,11 @@ impl Raft {
         }
         self.check_conf_change(&cc, view)?;
         let mut m = Message::new(MsgType::Prop, self.id, self.id);
-        m.entries.push(Arc::new(Entry {
+        m.entries = Box::new([Arc::new(Entry {
             term: 0,
             index: 0,
             data: EntryData::Conf { cc, req },
-        }));
+        })]);
         self.step(m);
         Ok(())
     }

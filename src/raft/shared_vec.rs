@@ -185,7 +185,12 @@ impl<T: Clone> SharedVec<T> {
 
     /// Clones of the elements in `from..from + max` (clipped to the end).
     pub fn to_vec_from(&self, from: usize, max: usize) -> Vec<T> {
-        self.iter_from(from).take(max).cloned().collect()
+        // Allocated at its exact length: a message's entries become a boxed slice, which
+        // would otherwise be reallocated to drop the spare room.
+        let n = max.min(self.len.saturating_sub(from));
+        let mut out = Vec::with_capacity(n);
+        out.extend(self.iter_from(from).take(n).cloned());
+        out
     }
 
     /// How many chunks this vector shares with `other` (the same storage, not copies): for
@@ -312,10 +317,12 @@ mod tests {
         }
         for i in 0..model.len() + 2 {
             assert_eq!(v.get(i), model.get(i));
+            let from = v.to_vec_from(i, 300);
             assert_eq!(
-                v.to_vec_from(i, 300),
+                from,
                 model.iter().skip(i).take(300).copied().collect::<Vec<_>>()
             );
+            assert_eq!(from.capacity(), from.len(), "allocated at its exact length");
         }
         assert_eq!(v.last(), model.last());
         assert_eq!(format!("{v:?}"), format!("{model:?}"));

@@ -12,6 +12,28 @@ use std::ops::{Bound, RangeBounds};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+/// A key of a [`VecMap`]: ordered, and for integer keys a guess of where a key sits.
+///
+/// Most maps here are keyed by node ids, and a cluster's ids are usually 1..n without a
+/// gap: then the key `k` sits at `k - first key`, and a lookup that checks that one spot
+/// first skips the binary search (it ran for every node and progress lookup, several per
+/// message). The guess is only ever a hint: a wrong one costs one comparison.
+pub trait MapKey: Ord {
+    /// Where `self` would sit in a map whose keys run from `first` without a gap, if keys
+    /// of this type can run so (None: no guess).
+    fn dense_offset(&self, _first: &Self) -> Option<usize> {
+        None
+    }
+}
+
+impl MapKey for u64 {
+    fn dense_offset(&self, first: &u64) -> Option<usize> {
+        usize::try_from(self.checked_sub(*first)?).ok()
+    }
+}
+
+impl<A: Ord, B: Ord> MapKey for (A, B) {}
+
 /// An ordered map from `K` to `V` stored as `(key, value)` pairs sorted by key.
 ///
 /// Guarantees: it reads as a `BTreeMap<K, V>` would (same lookups, same ascending iteration
@@ -31,7 +53,7 @@ impl<K, V> Default for VecMap<K, V> {
     }
 }
 
-impl<K: Ord, V> VecMap<K, V> {
+impl<K: MapKey, V> VecMap<K, V> {
     /// An empty map.
     pub fn new() -> Self {
         VecMap::default()
@@ -39,6 +61,16 @@ impl<K: Ord, V> VecMap<K, V> {
 
     /// Where `key` is (Ok) or would go (Err).
     fn find(&self, key: &K) -> Result<usize, usize> {
+        // Keys are unique, so a guessed spot that holds the key is its one spot.
+        let guess = self
+            .entries
+            .first()
+            .and_then(|(first, _)| key.dense_offset(first));
+        if let Some(i) = guess {
+            if self.entries.get(i).is_some_and(|(k, _)| k == key) {
+                return Ok(i);
+            }
+        }
         self.entries.binary_search_by(|(k, _)| k.cmp(key))
     }
 
@@ -174,7 +206,7 @@ impl<K: Ord, V> VecMap<K, V> {
     }
 }
 
-impl<K: Ord, V> Extend<(K, V)> for VecMap<K, V> {
+impl<K: MapKey, V> Extend<(K, V)> for VecMap<K, V> {
     /// As `BTreeMap::extend`: a key given again keeps the last value.
     fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
         for (k, v) in iter {
@@ -183,7 +215,7 @@ impl<K: Ord, V> Extend<(K, V)> for VecMap<K, V> {
     }
 }
 
-impl<K: Ord, V> FromIterator<(K, V)> for VecMap<K, V> {
+impl<K: MapKey, V> FromIterator<(K, V)> for VecMap<K, V> {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
         let mut map = VecMap::new();
         map.extend(iter);
@@ -191,7 +223,7 @@ impl<K: Ord, V> FromIterator<(K, V)> for VecMap<K, V> {
     }
 }
 
-impl<'a, K: Ord, V> IntoIterator for &'a VecMap<K, V> {
+impl<'a, K: MapKey, V> IntoIterator for &'a VecMap<K, V> {
     type Item = (&'a K, &'a V);
     type IntoIter = std::iter::Map<std::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
     fn into_iter(self) -> Self::IntoIter {
@@ -199,7 +231,7 @@ impl<'a, K: Ord, V> IntoIterator for &'a VecMap<K, V> {
     }
 }
 
-impl<K: Ord, V> std::ops::Index<&K> for VecMap<K, V> {
+impl<K: MapKey, V> std::ops::Index<&K> for VecMap<K, V> {
     type Output = V;
     /// The value of `key`; panics when there is none, as `BTreeMap`'s index does.
     fn index(&self, key: &K) -> &V {
@@ -234,7 +266,7 @@ impl<K: Serialize, V: Serialize> Serialize for VecMap<K, V> {
     }
 }
 
-impl<'de, K: Ord + Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for VecMap<K, V> {
+impl<'de, K: MapKey + Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for VecMap<K, V> {
     /// Read as a `BTreeMap` is (a key given twice keeps the last value); nothing in the
     /// browser build reads one, so the tree's code stays out of the bundle.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -515,6 +547,35 @@ mod tests {
         assert!(m2.iter().eq(b2.iter()) && hi.iter().eq(bhi.iter()));
         let collected: VecMap<u64, u64> = [(3, 1), (1, 2), (3, 4)].into_iter().collect();
         assert_eq!(format!("{collected:?}"), "{1: 2, 3: 4}");
+    }
+
+    /// The guessed spot of a key (its offset from the first key) is only a hint: maps with
+    /// and without gaps, keys below the first, at the top of the range and past the end all
+    /// read as a `BTreeMap`.
+    #[test]
+    fn a_guessed_spot_is_only_a_hint() {
+        let layouts: [&[u64]; 6] = [
+            &[1, 2, 3, 4, 5],
+            &[1, 2, 4, 5, 9],
+            &[3, 4, 5, 6],
+            &[0, 2, 3],
+            &[7, 1000, 1001],
+            &[1, u64::MAX - 1, u64::MAX],
+        ];
+        for keys in layouts {
+            let map: VecMap<u64, u64> = keys.iter().map(|k| (*k, k.wrapping_mul(3))).collect();
+            let model: BTreeMap<u64, u64> = keys.iter().map(|k| (*k, k.wrapping_mul(3))).collect();
+            let probes = (0..12).chain([999, 1000, 1001, 1002, u64::MAX - 1, u64::MAX]);
+            for p in probes {
+                assert_eq!(map.get(&p), model.get(&p), "{keys:?} get {p}");
+                assert_eq!(map.contains_key(&p), model.contains_key(&p));
+                let (mut m, mut b) = (map.clone(), model.clone());
+                assert_eq!(m.insert(p, 1), b.insert(p, 1), "{keys:?} insert {p}");
+                assert!(m.iter().eq(b.iter()), "{keys:?} insert {p}");
+                assert_eq!(m.remove(&p), b.remove(&p));
+                assert!(m.iter().eq(b.iter()), "{keys:?} remove {p}");
+            }
+        }
     }
 
     /// Random inserts and removals against a `BTreeSet`, and the set operations: same

@@ -590,7 +590,10 @@ impl Sim {
     }
 
     fn process_delivery(&mut self, msg_id: u64) -> Option<Cause> {
-        let f = self.net.in_flight.remove(&msg_id)?;
+        // Read where it was taken out, and only its message moved on into the step (this
+        // runs for nearly every event).
+        let taken = self.net.in_flight.remove(&msg_id);
+        let f = taken.as_ref()?;
         let (from, to) = (f.msg.from, f.msg.to);
         let msg_type = f.msg.msg_type;
         let check_invariants = self.check_invariants;
@@ -598,16 +601,17 @@ impl Sim {
         // (this runs for nearly every event).
         let (nodes, mut out) = self.split();
         let receiver = nodes.get_mut(&to);
-        let reason = peek::undelivered_at(&f, receiver.as_deref(), out.net, out.removed);
+        let reason = peek::undelivered_at(f, receiver.as_deref(), out.net, out.removed);
         let (Some(node), None) = (receiver, reason) else {
             let reason = reason.unwrap_or(Undelivered::Missing);
             if reason == Undelivered::RemovedSender && !self.stopping.contains(&from) {
                 self.stop_removed(from, to);
             }
-            self.dropped(&f);
+            self.dropped(f);
             return Some(Cause::Dropped(msg_type, from, to, reason));
         };
-        out.change(to, &mut node.raft, |raft| raft.step(f.msg));
+        let InFlight { msg, .. } = taken?;
+        out.change(to, &mut node.raft, |raft| raft.step(msg));
         if !node.raft.notes.is_empty() {
             self.word_notes(to);
         } else if check_invariants && msg_type != MsgType::Snap {

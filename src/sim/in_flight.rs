@@ -93,22 +93,26 @@ impl InFlightMap {
     /// Takes the message with id `id` out.
     pub fn remove(&mut self, id: &u64) -> Option<InFlight> {
         let i = self.slot(*id)?;
-        let f = self.slots[i].take()?;
-        self.len -= 1;
-        if self.len == 0 {
-            self.slots.clear();
-            self.dead = 0;
-        } else if i == self.dead {
-            while matches!(self.slots.get(self.dead), Some(None)) {
-                self.dead += 1;
-            }
-            if self.dead >= DEAD_BATCH {
-                self.slots.drain(..self.dead);
-                self.first += self.dead as u64;
+        // Taken straight into what is returned, not moved once more on the way: every
+        // message passes through here.
+        let f = self.slots[i].take();
+        if f.is_some() {
+            self.len -= 1;
+            if self.len == 0 {
+                self.slots.clear();
                 self.dead = 0;
+            } else if i == self.dead {
+                while matches!(self.slots.get(self.dead), Some(None)) {
+                    self.dead += 1;
+                }
+                if self.dead >= DEAD_BATCH {
+                    self.slots.drain(..self.dead);
+                    self.first += self.dead as u64;
+                    self.dead = 0;
+                }
             }
         }
-        Some(f)
+        f
     }
 
     /// The messages in id order.

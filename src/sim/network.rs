@@ -143,6 +143,15 @@ mod tests {
         assert!(!n.connected(3, 1) && !n.connected(2, 3));
     }
 
+    /// Every message is moved several times between its send and its step (into the
+    /// in-flight map, out of it, into the receiver): up to 128 bytes a move is a few vector
+    /// copies, above it a call to memcpy (what `Message::entries` being a boxed slice buys).
+    #[test]
+    fn a_message_in_flight_fits_an_inline_move() {
+        assert!(std::mem::size_of::<InFlight>() <= 128);
+        assert!(std::mem::size_of::<Option<InFlight>>() <= 128);
+    }
+
     #[test]
     fn links_are_fifo() {
         let mut n = Network::default();

@@ -3,13 +3,14 @@
 //! Nearly every event is due within a few hundred milliseconds of the last one (a delivery
 //! 10-40 ms on, a node's next tick 100 ms on), so those sit in a ring of one bucket per
 //! millisecond just ahead of the clock, found through a bitmap of the buckets in use: a push
-//! is an append and a pop takes a bucket's first item. A binary heap ordered every event
+//! is an append and a pop takes a bucket's first item (a bucket is a vector read from a
+//! cursor, emptied as a whole once read: cheaper than a double-ended queue's wrapping). A binary heap ordered every event
 //! instead, at the cost of a sift through the whole queue per pop. Events further ahead (a
 //! request's deadline) wait in a small heap beside the ring, and each pop takes the earlier
 //! of the two heads, so the order is exactly (time, sequence number) whatever was queued.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -30,9 +31,39 @@ pub(super) struct EventQueue<T> {
     /// Bit `i` set: bucket `i` holds something.
     occupied: u128,
     /// (seq, item) per millisecond.
-    ring: Vec<VecDeque<(u64, T)>>,
+    ring: Vec<Bucket<T>>,
     /// Items due outside the ring's span when pushed.
     far: BinaryHeap<Far<T>>,
+}
+
+/// The items due at one millisecond, in the order pushed: `items[next..]` are still queued.
+/// Emptied as a whole once every item was read, so pushes stay appends to one vector whose
+/// room is kept for the next time the bucket comes round.
+#[derive(Clone)]
+struct Bucket<T> {
+    items: Vec<(u64, T)>,
+    next: usize,
+}
+
+impl<T: Copy> Bucket<T> {
+    fn front(&self) -> Option<&(u64, T)> {
+        self.items.get(self.next)
+    }
+
+    /// Drops the front item; returns whether the bucket is now empty.
+    fn pop_front(&mut self) -> bool {
+        self.next += 1;
+        let empty = self.next >= self.items.len();
+        if empty {
+            self.items.clear();
+            self.next = 0;
+        }
+        empty
+    }
+
+    fn queued(&self) -> &[(u64, T)] {
+        &self.items[self.next.min(self.items.len())..]
+    }
 }
 
 /// An item of the far heap, ordered so that `BinaryHeap` pops the earliest.
@@ -68,7 +99,12 @@ impl<T: Copy> Default for EventQueue<T> {
         EventQueue {
             base: 0,
             occupied: 0,
-            ring: (0..RING).map(|_| VecDeque::new()).collect(),
+            ring: (0..RING)
+                .map(|_| Bucket {
+                    items: Vec::new(),
+                    next: 0,
+                })
+                .collect(),
             far: BinaryHeap::new(),
         }
     }
@@ -86,7 +122,7 @@ impl<T: Copy> EventQueue<T> {
         match at.checked_sub(self.base) {
             Some(ahead) if ahead < RING => {
                 let i = (at % RING) as usize;
-                self.ring[i].push_back((seq, item));
+                self.ring[i].items.push((seq, item));
                 self.occupied |= 1 << i;
             }
             _ => self.far.push(Far { at, seq, item }),
@@ -138,8 +174,7 @@ impl<T: Copy> EventQueue<T> {
         match head {
             Head::Ring(t) => {
                 let i = (t % RING) as usize;
-                self.ring[i].pop_front();
-                if self.ring[i].is_empty() {
+                if self.ring[i].pop_front() {
                     self.occupied &= !(1 << i);
                 }
             }
@@ -162,7 +197,7 @@ impl<T: Copy> EventQueue<T> {
             .flat_map(|(i, b)| {
                 // Bucket i holds the one time in [base, base + RING) congruent to i.
                 let t = self.base + (i as u64 + RING - self.base % RING) % RING;
-                b.iter().map(move |&(s, item)| (t, s, item))
+                b.queued().iter().map(move |&(s, item)| (t, s, item))
             })
             .chain(self.far.iter().map(|f| (f.at, f.seq, f.item)))
             .collect();
