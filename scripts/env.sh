@@ -21,6 +21,9 @@ export RAFTLAB_TRUNK_VERSION=0.21.14
 # installed by setup.sh into $RAFTLAB_TOOLS and pinned in Trunk.toml ([tools] wasm_opt).
 export RAFTLAB_BINARYEN_VERSION=132.0.0
 export RAFTLAB_TOOLS="${RAFTLAB_TOOLS:-$HOME/.cache/raftlab-tools}"
+# terser minifies the JS glue of release builds (scripts/minify-glue.mjs, Trunk.toml's hook);
+# npm's package, installed by setup.sh into $RAFTLAB_TOOLS.
+export RAFTLAB_TERSER_VERSION=5.51.2
 export RAFTLAB_BINARYEN_BIN="$RAFTLAB_TOOLS/binaryen-$RAFTLAB_BINARYEN_VERSION/node_modules/.bin"
 export RAFTLAB_TOOLBIN="$RAFTLAB_ROOT/target/toolbin"
 # Trunk: never ask the network about a newer trunk (takes true/false, not 1).

@@ -173,6 +173,19 @@ fi
 [ "$(wasm-opt --version 2>/dev/null | awk '{print $3}')" = "$binaryen_major" ] ||
   die "wasm-opt on PATH is $(command -v wasm-opt || echo missing), not binaryen $binaryen_major"
 
+# ---------------------------------------------------------------- (d2) terser
+# Minifies the JS glue of release builds (Trunk.toml's post_build hook runs
+# scripts/minify-glue.mjs, which loads it from here).
+terser_dir="$RAFTLAB_TOOLS/terser-$RAFTLAB_TERSER_VERSION"
+if [ "$(node -p "require('$terser_dir/node_modules/terser/package.json').version" 2>/dev/null)" != "$RAFTLAB_TERSER_VERSION" ]; then
+  command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+  say "npm install terser@$RAFTLAB_TERSER_VERSION (JS glue minifier) into $RAFTLAB_TOOLS"
+  mkdir -p "$RAFTLAB_TOOLS"
+  npm install --prefix "$terser_dir" --no-audit --no-fund "terser@$RAFTLAB_TERSER_VERSION" \
+    >/tmp/raftlab-terser.log 2>&1 ||
+    { tail -n 30 /tmp/raftlab-terser.log >&2; die "npm install terser failed (log: /tmp/raftlab-terser.log)"; }
+fi
+
 # ---------------------------------------------------------------- (e) e2e test deps
 if [ "$WANT_TEST_DEPS" = 1 ]; then
   apt_pkgs=()

@@ -27,6 +27,7 @@ pub mod options;
 pub mod oracle;
 pub mod pace;
 pub mod player;
+pub mod preset_heads;
 pub mod presets;
 pub mod requests;
 pub mod scenario;

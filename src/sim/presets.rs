@@ -3,10 +3,11 @@
 //! (see `docs/scenario-language.md`, "Lesson headers").
 //!
 //! Natively every preset's text is compiled in ([`Preset::text`]). The browser build keeps
-//! only an index (id, the title, description and group lines, a digest of the text) and
-//! fetches a preset's text from `presets/ID.scn` when a lesson starts (`ui::preset_fetch`):
+//! only an index (id, the English title, description and group lines, a digest of the text)
+//! and fetches a preset's text from `presets/ID.scn` when a lesson starts (`ui::lazy_text`):
 //! the texts are a fifth of the app's download otherwise, and a visitor opens a few lessons
-//! at most.
+//! at most. The Chinese title and description lines come with the Chinese catalog
+//! ([`super::preset_heads`]).
 
 use crate::digest::digest;
 use crate::i18n::Lang;
@@ -19,9 +20,15 @@ use super::scenario::Script;
 pub struct Preset {
     /// File name without `.scn`, e.g. "01-election".
     pub id: &'static str,
-    /// Its `# title`, `# description` and `# group` lines (every language): what the menus
-    /// show before the text is fetched.
+    /// Its `# title:`, `# description:` and `# group:` lines: what the menus show before the
+    /// text is fetched.
     head: &'static str,
+    /// Its `# title.zh:` and `# description.zh:` lines (natively; the browser gets them with
+    /// the Chinese catalog, see [`super::preset_heads`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) zh_head: &'static str,
+    /// [`digest`] of those lines, for checking the browser's fetched copy.
+    pub(crate) zh_digest: u32,
     /// [`digest`] of the whole text: the browser refuses fetched text that differs (a file
     /// of another version of the app).
     pub digest: u32,
@@ -58,11 +65,26 @@ pub fn recap_in(text: &str, lang: Lang) -> &str {
 }
 
 /// The header lines the index keeps.
-const INDEXED: [&[u8]; 3] = [b"# title", b"# description", b"# group"];
+const INDEXED: [&[u8]; 3] = [b"# title:", b"# description:", b"# group:"];
+
+/// The header lines the Chinese part of the index keeps ([`super::preset_heads`]). The
+/// Trunk hook that writes the browser's copy picks the same lines (`Trunk.toml`).
+const TRANSLATED_ZH: [&[u8]; 2] = [b"# title.zh:", b"# description.zh:"];
 
 /// Whether the line of `b` starting at `at` is one of [`INDEXED`]; returns where it ends
 /// (past its newline) either way.
 const fn indexed_line(b: &[u8], at: usize) -> (bool, usize) {
+    line_starting(b, at, &INDEXED)
+}
+
+/// Whether the line of `b` starting at `at` is one of [`TRANSLATED_ZH`], and where it ends.
+const fn translated_zh_line(b: &[u8], at: usize) -> (bool, usize) {
+    line_starting(b, at, &TRANSLATED_ZH)
+}
+
+/// Whether the line of `b` starting at `at` starts with one of `prefixes`, and where it ends
+/// (past its newline).
+const fn line_starting(b: &[u8], at: usize, prefixes: &[&[u8]]) -> (bool, usize) {
     let mut end = at;
     while end < b.len() && b[end] != b'\n' {
         end += 1;
@@ -71,8 +93,8 @@ const fn indexed_line(b: &[u8], at: usize) -> (bool, usize) {
         end += 1;
     }
     let mut k = 0;
-    while k < INDEXED.len() {
-        let p = INDEXED[k];
+    while k < prefixes.len() {
+        let p = prefixes[k];
         if end - at >= p.len() {
             let mut j = 0;
             while j < p.len() && b[at + j] == p[j] {
@@ -90,6 +112,8 @@ const fn indexed_line(b: &[u8], at: usize) -> (bool, usize) {
 // head_len(text) and head_bytes::<N>(text): the [`INDEXED`] lines, copied at compile time so
 // the browser build carries these bytes and not the whole text.
 crate::line_cut::line_cut!(head_len, head_bytes, indexed_line);
+// zh_head_len(text) and zh_head_bytes::<N>(text): the [`TRANSLATED_ZH`] lines.
+crate::line_cut::line_cut!(zh_head_len, zh_head_bytes, translated_zh_line);
 
 impl Preset {
     /// Its title.
@@ -102,14 +126,21 @@ impl Preset {
         header(self.head, "description").unwrap_or("")
     }
 
-    /// Its title in `lang` (`# title.zh:`), or the English one when it has none.
+    /// Its title in `lang` (`# title.zh:`), or the English one when it has none (or, in the
+    /// browser, before the Chinese catalog has arrived).
     pub fn title_in(&self, lang: Lang) -> &'static str {
-        header_in(self.head, "title", lang)
+        self.translated(lang, "title")
     }
 
     /// Its description in `lang` (`# description.zh:`), or the English one.
     pub fn description_in(&self, lang: Lang) -> &'static str {
-        header_in(self.head, "description", lang)
+        self.translated(lang, "description")
+    }
+
+    fn translated(&self, lang: Lang, key: &str) -> &'static str {
+        let translated = super::preset_heads::head(self, lang)
+            .and_then(|h| header(h, &format!("{key}.{}", lang.code())));
+        translated.unwrap_or_else(|| header(self.head, key).unwrap_or(""))
     }
 
     /// What this preset lacks in `lang`: its title, description or the translation of a
@@ -179,12 +210,23 @@ macro_rules! presets {
             $({
                 const TEXT: &str = include_str!(concat!("../../scenarios/presets/", $id, ".scn"));
                 const HEAD: [u8; head_len(TEXT)] = head_bytes::<{ head_len(TEXT) }>(TEXT);
+                const ZH_HEAD: &str = {
+                    const BYTES: [u8; zh_head_len(TEXT)] =
+                        zh_head_bytes::<{ zh_head_len(TEXT) }>(TEXT);
+                    match std::str::from_utf8(&BYTES) {
+                        Ok(s) => s,
+                        Err(_) => panic!("a header line cut inside a character"),
+                    }
+                };
                 Preset {
                     id: $id,
                     head: match std::str::from_utf8(&HEAD) {
                         Ok(s) => s,
                         Err(_) => panic!("a header line cut inside a character"),
                     },
+                    #[cfg(not(target_arch = "wasm32"))]
+                    zh_head: ZH_HEAD,
+                    zh_digest: digest(ZH_HEAD),
                     digest: digest(TEXT),
                     #[cfg(not(target_arch = "wasm32"))]
                     text: TEXT,
@@ -298,6 +340,8 @@ mod tests {
             }
             assert_eq!(Some(p.group()), header(p.text, "group"), "{}", p.id);
             assert!(!p.head.contains("# recap"), "{}", p.id);
+            assert!(!p.head.contains(".zh"), "{}", p.id);
+            assert!(p.zh_head.contains("# title.zh:"), "{}", p.id);
             assert_eq!(p.digest, digest(p.text));
         }
     }

@@ -32,7 +32,7 @@ pub fn path(id: &str) -> String {
 /// had (no network and no offline copy, a server error, or text of another version of the
 /// app, told apart by its digest).
 pub fn preset(p: &'static Preset, done: impl FnOnce(Result<String, Text>) + 'static) {
-    fetch(&path(p.id), p.digest, done);
+    fetch(&path(p.id), Some(p.digest), done);
 }
 
 /// Where the browser finds the catalog of `lang` (English is compiled in).
@@ -40,8 +40,16 @@ pub fn catalog_path(lang: Lang) -> String {
     format!("i18n/{}.txt", lang.code())
 }
 
-/// Fetches the catalog of `lang` and installs it (`i18n::provide`), then calls `done` once
-/// (at once when it is already there).
+/// Where the browser finds the presets' titles and descriptions in `lang`
+/// (`sim::preset_heads`; a Trunk hook writes it).
+pub fn preset_heads_path(lang: Lang) -> String {
+    format!("i18n/presets.{}.txt", lang.code())
+}
+
+/// Fetches the catalog of `lang` and the presets' titles and descriptions in it, both at
+/// once, then, when both are in, installs them (`preset_heads::provide`, `i18n::provide`)
+/// and calls `done` once. Chinese needs both: when either cannot be had, neither is installed
+/// and `done` gets the first error. At once when the catalog is already there.
 pub fn catalog(lang: Lang, done: impl FnOnce(Result<(), Text>) + 'static) {
     if crate::i18n::has_catalog(lang) {
         return done(Ok(()));
@@ -49,18 +57,51 @@ pub fn catalog(lang: Lang, done: impl FnOnce(Result<(), Text>) + 'static) {
     let Some(digest) = crate::i18n::catalog_digest(lang) else {
         return done(Ok(()));
     };
-    fetch(&catalog_path(lang), digest, move |r| {
-        done(r.and_then(|text| {
-            crate::i18n::provide(lang, text)
-                .map_err(|e| Text::new("ui.note.lazy_fetch_failed").arg("error", e))
-        }))
+    // The catalog's text and the heads' text, each once it has arrived.
+    type Both = (Option<Result<String, Text>>, Option<Result<String, Text>>);
+    let both: Rc<RefCell<Both>> = Rc::new(RefCell::new((None, None)));
+    let done: Once<()> = Rc::new(RefCell::new(Some(Box::new(done))));
+    let arrived = move |both: &Rc<RefCell<Both>>| {
+        let (catalog, heads) = {
+            let mut b = both.borrow_mut();
+            if b.0.is_none() || b.1.is_none() {
+                return;
+            }
+            (b.0.take(), b.1.take())
+        };
+        let (Some(catalog), Some(heads)) = (catalog, heads) else {
+            return;
+        };
+        let installed = catalog
+            .and_then(|c| heads.map(|h| (c, h)))
+            .and_then(|(c, h)| {
+                crate::sim::preset_heads::provide(lang, h)
+                    .and_then(|()| crate::i18n::provide(lang, c))
+                    .map_err(|e| Text::new("ui.note.lazy_fetch_failed").arg("error", e))
+            });
+        let f = done.borrow_mut().take();
+        if let Some(f) = f {
+            f(installed);
+        }
+    };
+    {
+        let (both, arrived) = (both.clone(), arrived.clone());
+        fetch(&catalog_path(lang), Some(digest), move |r| {
+            both.borrow_mut().0 = Some(r);
+            arrived(&both);
+        });
+    }
+    // Each preset's lines are checked against this build's digest (`preset_heads::provide`).
+    fetch(&preset_heads_path(lang), None, move |r| {
+        both.borrow_mut().1 = Some(r);
+        arrived(&both);
     });
 }
 
 /// Fetches `url` (relative to the page), then calls `done` once: with its text when its
-/// digest is `digest`, else with why not.
-fn fetch(url: &str, digest: u32, done: impl FnOnce(Result<String, Text>) + 'static) {
-    let done: Once = Rc::new(RefCell::new(Some(Box::new(done))));
+/// digest is `digest` (or when none is given: the caller checks the text), else with why not.
+fn fetch(url: &str, digest: Option<u32>, done: impl FnOnce(Result<String, Text>) + 'static) {
+    let done: Once<String> = Rc::new(RefCell::new(Some(Box::new(done))));
     let finish = move |r: Result<String, Text>| {
         let f = done.borrow_mut().take();
         if let Some(f) = f {
@@ -99,7 +140,9 @@ fn fetch(url: &str, digest: u32, done: impl FnOnce(Result<String, Text>) + 'stat
             let on_text = {
                 let finish = finish.clone();
                 move |t: JsValue| match t.as_string() {
-                    Some(t) if crate::digest::digest(&t) == digest => finish(Ok(t)),
+                    Some(t) if digest.is_none_or(|d| crate::digest::digest(&t) == d) => {
+                        finish(Ok(t))
+                    }
                     Some(_) => finish(Err(Text::new("ui.note.lazy_other_version"))),
                     None => finish(Err(failed("not text"))),
                 }
@@ -111,7 +154,7 @@ fn fetch(url: &str, digest: u32, done: impl FnOnce(Result<String, Text>) + 'stat
 }
 
 /// The caller's callback, taken by whichever way the fetch ends first.
-type Once = Rc<RefCell<Option<Box<dyn FnOnce(Result<String, Text>)>>>>;
+type Once<T> = Rc<RefCell<Option<Box<dyn FnOnce(Result<T, Text>)>>>>;
 
 fn failed(why: &str) -> Text {
     Text::new("ui.note.lazy_fetch_failed").arg("error", why)
