@@ -106,6 +106,23 @@ test('lesson: back, replay this step, the toolbar play continues the lesson, end
   ),
 );
 
+/**
+ * On a phone the lesson bar is fixed to the bottom: asserts that, without scrolling, every log
+ * row is in view above it. Returns what was measured.
+ */
+async function assertLogRowsAboveDock(page, label) {
+  const r = await page.evaluate(() => {
+    const dock = document.querySelector('.lesson-dock').getBoundingClientRect();
+    const rows = [...document.querySelectorAll('.log-row')].map((e) => e.getBoundingClientRect());
+    return { scrollY, dockTop: Math.round(dock.top), rows: rows.map((x) => [Math.round(x.top), Math.round(x.bottom)]) };
+  });
+  assert.equal(r.scrollY, 0, label);
+  for (const [top, bottom] of r.rows) {
+    assert.ok(top >= 0 && bottom <= r.dockTop, `${label}: a log row at ${top}..${bottom}px, the lesson bar from ${r.dockTop}px: ${JSON.stringify(r)}`);
+  }
+  return r;
+}
+
 /** Every node, the narration, and what the narration names (nodes, an index, a key=value). */
 async function assertNarratedSceneVisible(page, label) {
   const text = (await lessonState(page)).narration;
@@ -261,16 +278,8 @@ test('at 390x844 the step about the log shows every log row above the lesson bar
         await page.click(CONTINUE);
         await waitStep(page, k);
       }
-      const r = await page.evaluate(() => {
-        const dock = document.querySelector('.lesson-dock').getBoundingClientRect();
-        const rows = [...document.querySelectorAll('.log-row')].map((e) => e.getBoundingClientRect());
-        return { scrollY, dockTop: Math.round(dock.top), rows: rows.map((x) => [Math.round(x.top), Math.round(x.bottom)]) };
-      });
-      assert.equal(r.scrollY, 0);
+      const r = await assertLogRowsAboveDock(page, 'lesson 01');
       assert.equal(r.rows.length, 3, JSON.stringify(r));
-      for (const [top, bottom] of r.rows) {
-        assert.ok(top >= 0 && bottom <= r.dockTop, `a log row at ${top}..${bottom}px, the lesson bar from ${r.dockTop}px: ${JSON.stringify(r)}`);
-      }
       await app.screenshot('phone-lesson-logs-390x844');
     },
     { path: '?preset=01-election', viewport: { width: 390, height: 844 } },
@@ -293,16 +302,8 @@ test('at 390x844 every step of lesson 17 (five nodes) shows every log row above 
           await page.click(CONTINUE);
           await waitStep(page, k);
         }
-        const r = await page.evaluate(() => {
-          const dock = document.querySelector('.lesson-dock').getBoundingClientRect();
-          const rows = [...document.querySelectorAll('.log-row')].map((e) => e.getBoundingClientRect());
-          return { scrollY, dockTop: Math.round(dock.top), rows: rows.map((x) => [Math.round(x.top), Math.round(x.bottom)]) };
-        });
-        assert.equal(r.scrollY, 0);
+        const r = await assertLogRowsAboveDock(page, `step ${k}`);
         assert.ok(r.rows.length >= 3, JSON.stringify(r));
-        for (const [top, bottom] of r.rows) {
-          assert.ok(top >= 0 && bottom <= r.dockTop, `step ${k}: a log row at ${top}..${bottom}px, the lesson bar from ${r.dockTop}px: ${JSON.stringify(r)}`);
-        }
         if (k === 2) await app.screenshot('phone-lesson-17-logs-390x844');
       }
     },
