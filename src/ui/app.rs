@@ -131,8 +131,7 @@ impl App {
     pub(super) fn sync_clock(&mut self) {
         self.last_ts = None;
         self.carry = 0.0;
-        let lesson = self.scenario.as_ref().is_some_and(|l| l.playing);
-        if self.ui.playing || lesson {
+        if self.running() {
             self.clock.request();
         } else {
             self.clock.cancel();
@@ -189,11 +188,11 @@ impl App {
 
     fn frame(&mut self, ts: f64) -> bool {
         self.clock.arrived();
-        let lesson = self.scenario.as_ref().is_some_and(|l| l.playing);
-        if !self.ui.playing && !lesson {
+        if !self.running() {
             self.last_ts = None;
             return false;
         }
+        let lesson = self.scenario.as_ref().is_some_and(|l| l.playing);
         self.frame_start = now_ms();
         // Wall time since the last frame, capped (a hidden tab gets no frames; coming back
         // does not jump): a slow frame only means more events per frame, never a different
@@ -219,8 +218,7 @@ impl App {
         }
         self.watch_violations();
         self.announce();
-        let still = self.ui.playing || self.scenario.as_ref().is_some_and(|l| l.playing);
-        if still {
+        if self.running() {
             self.clock.request();
         } else {
             self.last_ts = None;
