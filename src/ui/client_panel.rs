@@ -60,7 +60,9 @@ pub fn render(v: &View) -> Html {
         .values()
         .rev()
         .take(RECENT)
-        .map(|r| html! { <li>{ request_line(l, r) }</li> })
+        // Keyed: a new request is one line added at the top and one dropped at the end,
+        // not every line rewritten one place down.
+        .map(|r| html! { <li key={r.id.to_string()}>{ request_line(l, r) }</li> })
         .collect::<Html>();
     html! {
         <div class="client-panel">

@@ -253,20 +253,42 @@ pub fn from_text_field(e: &web_sys::KeyboardEvent) -> bool {
     false
 }
 
+thread_local! {
+    /// The hidden status element and the two values it holds, as last read or written: the
+    /// status is written after every render, so neither the element nor its values are
+    /// looked up in the page again while it stays in it.
+    static STATUS: std::cell::RefCell<Option<(Element, [Option<String>; 2])>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 /// Writes the hidden status element's `data-frame-ms` (when `frame_ms` is given) and
 /// `data-builds`, each only when its text differs: a write of the same text would still be
 /// a DOM mutation, and a paused page must not change at all.
 pub fn set_status(frame_ms: Option<&str>, builds: &str) {
-    let Some(el) = document().and_then(|d| d.query_selector(".sim-state").ok().flatten()) else {
-        return;
-    };
-    for (name, value) in [("data-frame-ms", frame_ms), ("data-builds", Some(builds))] {
-        if let Some(value) = value {
-            if el.get_attribute(name).as_deref() != Some(value) {
-                let _ = el.set_attribute(name, value);
+    const NAMES: [&str; 2] = ["data-frame-ms", "data-builds"];
+    STATUS.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        // A new status element (the page was built anew) starts from what it holds.
+        if !cell.as_ref().is_some_and(|(el, _)| el.is_connected()) {
+            *cell = document()
+                .and_then(|d| d.query_selector(".sim-state").ok().flatten())
+                .map(|el| {
+                    let held = NAMES.map(|n| el.get_attribute(n));
+                    (el, held)
+                });
+        }
+        let Some((el, held)) = cell.as_mut() else {
+            return;
+        };
+        for ((name, value), held) in NAMES.iter().zip([frame_ms, Some(builds)]).zip(held) {
+            if let Some(value) = value {
+                if held.as_deref() != Some(value) {
+                    let _ = el.set_attribute(name, value);
+                    *held = Some(value.to_string());
+                }
             }
         }
-    }
+    });
 }
 
 /// Calls `f` once after `ms` milliseconds. There is no handle to cancel it: the callback

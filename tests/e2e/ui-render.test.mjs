@@ -316,6 +316,60 @@ test('the Client tab is not rebuilt while only heartbeats fly; a request and its
   }),
 );
 
+test('a new request adds one line to the full Client tab list and drops the oldest; the others are not rewritten', { timeout: 90_000 }, () =>
+  withApp('render-request-lines', async (app) => {
+    const { page } = app;
+    await waitLeader(page);
+    // The list holds the newest 12 (client_panel::RECENT): fill it.
+    await setSpeed(page, '20');
+    for (let i = 1; i <= 12; i++) await propose(page, 'k', String(i));
+    await page.waitForFunction(
+      () => {
+        const reqs = [...document.querySelectorAll('.requests [data-outcome]')];
+        return reqs.length === 12 && reqs.every((e) => e.dataset.outcome === 'committed');
+      },
+      null,
+      { timeout: 30_000 },
+    );
+    // Paused, a click is drawn at once and nothing else moves.
+    await pause(page);
+    const seen = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const list = document.querySelector('.requests');
+          const old = [...list.children];
+          const out = { added: [], removed: [], oldTouched: [] };
+          const o = new MutationObserver((ms) => {
+            for (const m of ms) {
+              if (m.target === list) {
+                out.added.push(...[...m.addedNodes].map((n) => n.textContent.trim()));
+                out.removed.push(...[...m.removedNodes].map((n) => n.textContent.trim()));
+              } else {
+                const li = old.find((e) => e.contains(m.target) || e === m.target);
+                if (li) out.oldTouched.push(`${m.type} in "${li.textContent.trim()}"`);
+              }
+            }
+          });
+          o.observe(list, { subtree: true, childList: true, attributes: true, characterData: true });
+          document.querySelector('button[aria-label="propose write"]').click();
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() => {
+              o.disconnect();
+              resolve({ ...out, first: list.firstElementChild.textContent.trim(), count: list.children.length });
+            }),
+          );
+        }),
+    );
+    const report = JSON.stringify(seen);
+    assert.equal(seen.count, 12, `twelve requests listed: ${report}`);
+    assert.equal(seen.added.length, 1, `one line added: ${report}`);
+    assert.match(seen.first, /^put k=13/, `the new request is on top: ${report}`);
+    assert.equal(seen.removed.length, 1, `one line dropped: ${report}`);
+    assert.match(seen.removed[0], /^put k=1 /, `the oldest line dropped: ${report}`);
+    assert.deepEqual(seen.oldTouched, [], `the eleven other lines are untouched: ${report}`);
+  }),
+);
+
 test('a write builds only the log boxes and event lines it changed, not whole rows or the whole list', { timeout: 90_000 }, () =>
   withApp('render-items', async (app) => {
     const { page } = app;
