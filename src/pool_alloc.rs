@@ -17,8 +17,8 @@ use std::ptr;
 
 /// Size classes step by this many bytes.
 const GRAIN: usize = 16;
-/// Blocks up to `CLASSES * GRAIN` bytes (512) are cached.
-const CLASSES: usize = 32;
+/// Blocks up to `CLASSES * GRAIN` bytes (1 KB) are cached.
+const CLASSES: usize = 64;
 /// The alignment a cached class serves: what Rust's wasm allocator gives without its slower
 /// aligned path (stricter layouts go straight to the backing allocator).
 const ALIGN: usize = 8;
