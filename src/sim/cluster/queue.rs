@@ -153,6 +153,9 @@ impl<T: Copy> EventQueue<T> {
         Some(self.base + (found + RING - from) % RING)
     }
 
+    // Inlined natively (into the event loop, as it was before the bitmap became two words);
+    // the browser build keeps one copy.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn head(&self) -> Option<(Head, u64, u64, T)> {
         let near = self.ring_head().and_then(|t| {
             let (seq, item) = *self.ring[(t % RING) as usize].front()?;
