@@ -29,8 +29,8 @@ pub(super) struct EventQueue<T> {
     /// increasing `seq` (pushes come in that order). No ring item is due before `base`.
     base: u64,
     /// Bit `i % 64` of word `i / 64` set: bucket `i` holds something. Two words rather than a
-    /// `u128`: wasm has no 128-bit integers, and the browser build spent ~2.5% of a
-    /// simulation rotating and shifting one in pieces.
+    /// `u128`: wasm has no 128-bit integers, so the browser build did every rotate and
+    /// variable shift of one in 64-bit pieces (the queue's head is found once an event).
     occupied: [u64; 2],
     /// (seq, item) per millisecond.
     ring: Vec<Bucket<T>>,
