@@ -9,6 +9,7 @@ use crate::sim::Action;
 use super::action_bar::request_line;
 use super::app::{Msg, View};
 use super::forms::{node_select, parse_node, Field};
+use super::h::send;
 use crate::tr;
 
 use super::glossary::tip_in as tip;
@@ -44,16 +45,16 @@ pub fn render(v: &View) -> Html {
     // The write is read from the form when the click is handled, not when the button was
     // drawn: while playing, a click is drawn by the next frame (`App::update`), and a second
     // click before it must write the next value, not the same one again.
-    let put_btn = link.callback(|_| Msg::ProposeForm);
+    let put_btn = send(link, Msg::ProposeForm);
     let read = Action::Read {
         key: f.read_key.trim().to_string(),
         via: parse_node(&f.read_via),
         linearizable: f.read_linearizable,
     };
     let read_etcd = read.etcdctl().unwrap_or_default();
-    let read_btn = link.callback(move |_| Msg::Act(read.clone()));
-    let lin = link.callback(|_| Msg::Field(Field::ReadMode, "linearizable".into()));
-    let ser = link.callback(|_| Msg::Field(Field::ReadMode, "serializable".into()));
+    let read_btn = send(link, Msg::Act(read.clone()));
+    let lin = send(link, Msg::Field(Field::ReadMode, "linearizable".into()));
+    let ser = send(link, Msg::Field(Field::ReadMode, "serializable".into()));
     let recent = v
         .sim
         .requests

@@ -7,6 +7,7 @@ use crate::sim::event::{Event, EventKind};
 use crate::sim::invariant_words;
 
 use super::app::{Msg, Ui, View};
+use super::h::send;
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -45,7 +46,7 @@ fn violations(v: &View) -> Html {
         .iter()
         .map(|x| {
             let t = x.time;
-            let go = v.link.callback(move |_| Msg::Seek(t));
+            let go = send(v.link, Msg::Seek(t));
             html! {
                 <li>
                     <strong>{ invariant_words::name(&x.invariant).render(l) }</strong>{ tr!(l, "ui.ev.colon") }{ invariant_words::detail(&x.detail).render(l) }
@@ -82,7 +83,7 @@ pub fn render(v: &View) -> Html {
         .map(|k| {
             let k = *k;
             let on = !hidden.contains(&k);
-            let onchange = v.link.callback(move |_| Msg::ToggleKind(k));
+            let onchange = send(v.link, Msg::ToggleKind(k));
             html! {
                 <label class={classes!("chip", format!("k-{}", k.name()))}>
                     <input type="checkbox" checked={on} {onchange} aria-label={tr!(l, "ui.ev.show_kind", kind = k.label(l))} />
@@ -100,8 +101,8 @@ pub fn render(v: &View) -> Html {
         .take(SHOWN)
         .cloned()
         .collect();
-    let all = v.link.callback(|_| Msg::AllKinds(true));
-    let none = v.link.callback(|_| Msg::AllKinds(false));
+    let all = send(v.link, Msg::AllKinds(true));
+    let none = send(v.link, Msg::AllKinds(false));
     html! {
         <section class="events panel" aria-label={tr!(l, "ui.ev.log_aria")}>
             <h2>{ tr!(l, "ui.ev.events") }<span class="sub">{ tr!(l, "ui.ev.newest_first") }</span></h2>

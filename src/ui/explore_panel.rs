@@ -12,6 +12,7 @@ use crate::sim::explore_job::FoundSummary;
 use crate::tr;
 
 use super::app::{Msg, View};
+use super::h::send;
 
 /// The faults and actions offered, with their catalog keys (every kind the search knows).
 const FAULTS: [(Fault, &str); 11] = [
@@ -327,9 +328,9 @@ fn status(v: &View) -> Html {
                         <p class="hint">{ tr!(l, "ui.explore.expect", check = c) }</p>
                     }
                     <div class="row wrap">
-                        <button class="primary" data-explore-open="" onclick={link.callback(|_| Msg::Explore(ExploreMsg::Open))}>{ tr!(l, "ui.explore.open") }</button>
-                        <button onclick={link.callback(|_| Msg::Explore(ExploreMsg::Download))}>{ tr!(l, "ui.explore.download") }</button>
-                        <button data-explore-share="" onclick={link.callback(|_| Msg::Explore(ExploreMsg::Share))}>{ tr!(l, "ui.explore.share") }</button>
+                        <button class="primary" data-explore-open="" onclick={send(link, Msg::Explore(ExploreMsg::Open))}>{ tr!(l, "ui.explore.open") }</button>
+                        <button onclick={send(link, Msg::Explore(ExploreMsg::Download))}>{ tr!(l, "ui.explore.download") }</button>
+                        <button data-explore-share="" onclick={send(link, Msg::Explore(ExploreMsg::Share))}>{ tr!(l, "ui.explore.share") }</button>
                     </div>
                     if let Some(url) = &e.share_link {
                         <label class="field block">{ tr!(l, "ui.explore.link_label") }
@@ -368,7 +369,7 @@ pub fn render(v: &View) -> Html {
             html! {
                 <label class="check">
                     <input type="checkbox" checked={on} disabled={busy} data-explore-allow={f.name()}
-                        onchange={link.callback(move |_| Msg::Explore(ExploreMsg::Allow(f)))} />
+                        onchange={send(link, Msg::Explore(ExploreMsg::Allow(f)))} />
                     { crate::i18n::text(l, key) }
                 </label>
             }
@@ -382,15 +383,15 @@ pub fn render(v: &View) -> Html {
             html! {
                 <label class="check">
                     <input type="checkbox" checked={on} disabled={busy} data-explore-check={k.name()}
-                        onchange={link.callback(move |_| Msg::Explore(ExploreMsg::Check(k)))} />
+                        onchange={send(link, Msg::Explore(ExploreMsg::Check(k)))} />
                     { crate::i18n::text(l, key) }
                 </label>
             }
         })
         .collect::<Html>();
     let has_scenario = e.scenario.is_some();
-    let now = link.callback(|_| Msg::Explore(ExploreMsg::FromScenario(false)));
-    let scn = link.callback(|_| Msg::Explore(ExploreMsg::FromScenario(true)));
+    let now = send(link, Msg::Explore(ExploreMsg::FromScenario(false)));
+    let scn = send(link, Msg::Explore(ExploreMsg::FromScenario(true)));
     let lesson_name = v.scenario.map(|s| s.name.clone()).unwrap_or_default();
     html! {
         <div class="explore-panel" data-explore="">
@@ -426,9 +427,9 @@ pub fn render(v: &View) -> Html {
             </div>
             <div class="row wrap">
                 if busy {
-                    <button class="danger" data-explore-stop="" onclick={link.callback(|_| Msg::Explore(ExploreMsg::Stop))}>{ tr!(l, "ui.explore.stop") }</button>
+                    <button class="danger" data-explore-stop="" onclick={send(link, Msg::Explore(ExploreMsg::Stop))}>{ tr!(l, "ui.explore.stop") }</button>
                 } else {
-                    <button class="primary" data-explore-start="" onclick={link.callback(|_| Msg::Explore(ExploreMsg::Start))}>{ tr!(l, "ui.explore.start") }</button>
+                    <button class="primary" data-explore-start="" onclick={send(link, Msg::Explore(ExploreMsg::Start))}>{ tr!(l, "ui.explore.start") }</button>
                 }
             </div>
             if let Some(err) = &e.error {

@@ -7,6 +7,7 @@ use crate::tr;
 
 use super::app::{Msg, View};
 use super::glossary::CONCEPTS;
+use super::h::send;
 use super::keys::SHORTCUTS;
 
 /// (catalog key of what you see, catalog key of what it means).
@@ -31,7 +32,7 @@ const LEGEND: &[(&str, &str)] = &[
 /// The overlay.
 pub fn render(v: &View) -> Html {
     let l = v.ui.lang;
-    let close = v.link.callback(|_| Msg::Help(Some(false)));
+    let close = send(v.link, Msg::Help(Some(false)));
     let keys = SHORTCUTS
         .iter()
         .map(|k| html! { <tr data-shortcut={k.key}><th scope="row"><kbd>{ k.key }</kbd></th><td>{ i18n::text(l, k.what) }</td></tr> })

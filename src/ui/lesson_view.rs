@@ -8,6 +8,7 @@ use crate::sim::presets::{self, GROUPS, PRESETS};
 use crate::tr;
 
 use super::app::{Msg, View};
+use super::h::send;
 use super::keys;
 use super::lesson::{Lesson, LESSON_SPEEDS};
 use super::pace::Pace;
@@ -32,7 +33,7 @@ fn speeds(v: &View, l: &Lesson) -> Html {
             html! {
                 <button class={classes!("seg", on.then_some("on"))} aria-pressed={on.to_string()}
                     aria-label={tr!(lang, "ui.ls.speed_aria", label = speed_label(s), s = crate::sim::decimal::shortest(s))}
-                    onclick={v.link.callback(move |_| Msg::LessonSpeed(s))}>{ speed_label(s) }</button>
+                    onclick={send(v.link, Msg::LessonSpeed(s))}>{ speed_label(s) }</button>
             }
         })
         .collect::<Html>();
@@ -56,14 +57,14 @@ fn end_card(v: &View, l: &Lesson) -> Html {
             }
             <div class="row wrap">
                 if let Some(n) = next {
-                    <button class="primary" title={tr!(lang, "ui.ls.next_aria")} onclick={link.callback(move |_| Msg::StartLesson(n.id))}>
+                    <button class="primary" title={tr!(lang, "ui.ls.next_aria")} onclick={send(link, Msg::StartLesson(n.id))}>
                         { tr!(lang, "ui.ls.next", title = n.title_in(lang)) }
                     </button>
                 }
                 if let Some(id) = again {
-                    <button aria-label={tr!(lang, "ui.ls.again_aria")} onclick={link.callback(move |_| Msg::StartLesson(id))}>{ tr!(lang, "ui.ls.again") }</button>
+                    <button aria-label={tr!(lang, "ui.ls.again_aria")} onclick={send(link, Msg::StartLesson(id))}>{ tr!(lang, "ui.ls.again") }</button>
                 }
-                <button aria-label={tr!(lang, "ui.ls.free_aria")} onclick={link.callback(|_| Msg::PlayerClose)}
+                <button aria-label={tr!(lang, "ui.ls.free_aria")} onclick={send(link, Msg::PlayerClose)}
                     title={tr!(lang, "ui.ls.free_tip")}>{ tr!(lang, "ui.ls.free") }</button>
             </div>
         </div>
@@ -127,12 +128,12 @@ pub fn dock(v: &View) -> Html {
                 </span>
             </div>
             <div class="lesson-bar" role="group" aria-label={tr!(lang, "ui.ls.steps_aria")}>
-                <button onclick={link.callback(|_| Msg::LessonBack)} disabled={k == 0 || playing}
+                <button onclick={send(link, Msg::LessonBack)} disabled={k == 0 || playing}
                     aria-label={tr!(lang, "ui.ls.back_aria")} title={tr!(lang, "ui.ls.back_tip")}>{ "◀" }</button>
-                <button onclick={link.callback(|_| Msg::LessonReplay)} disabled={k == 0 || playing}
+                <button onclick={send(link, Msg::LessonReplay)} disabled={k == 0 || playing}
                     aria-label={tr!(lang, "ui.ls.replay_aria")} title={tr!(lang, "ui.ls.replay_tip")}>{ "⟲" }</button>
                 if !done {
-                    <button class="primary go" onclick={link.callback(move |_| Msg::LessonPlay(!playing))}
+                    <button class="primary go" onclick={send(link, Msg::LessonPlay(!playing))}
                         aria-label={go_aria} data-go="" title={format!("{}{}", tr!(lang, "ui.ls.go_tip"), keys::hint(lang, "l"))}>{ go_label }</button>
                 }
                 { speeds(v, l) }
@@ -161,7 +162,7 @@ pub fn lesson_list(v: &View) -> Html {
                     html! {
                         <li>
                             <button class="link-btn lesson-link" title={p.description_in(lang)}
-                                data-lesson={id} onclick={v.link.callback(move |_| Msg::StartLesson(id))}>
+                                data-lesson={id} onclick={send(v.link, Msg::StartLesson(id))}>
                                 <span class="lesson-no">{ n.to_string() }</span>{ " " }{ p.title_in(lang) }
                             </button>
                         </li>
@@ -188,14 +189,14 @@ pub fn welcome(v: &View) -> Html {
         <section class="welcome panel" aria-label={tr!(lang, "ui.ls.welcome_aria")} data-welcome="">
             <div class="row spread">
                 <h2>{ tr!(lang, "ui.ls.welcome") }</h2>
-                <button class="link-btn" onclick={link.callback(|_| Msg::Welcome(false))}
+                <button class="link-btn" onclick={send(link, Msg::Welcome(false))}
                     aria-label={tr!(lang, "ui.ls.welcome_close")}>{ "✕" }</button>
             </div>
             <p>
                 <span class="wide-only">{ tr!(lang, "ui.ls.welcome_left") }</span>
                 <span class="narrow-only">{ tr!(lang, "ui.ls.welcome_above") }</span>
             </p>
-            <button class="primary big" onclick={link.callback(move |_| Msg::StartLesson(first.id))}>
+            <button class="primary big" onclick={send(link, Msg::StartLesson(first.id))}>
                 { tr!(lang, "ui.ls.start_first", title = first.title_in(lang)) }
             </button>
             <details class="lessons">
@@ -216,8 +217,8 @@ pub fn presenter_controls(v: &View) -> Html {
         <section class="lesson-dock" aria-label={tr!(lang, "ui.ls.playback")}>
             <div class="lesson-bar">
                 <button class="primary go" aria-label={if running { tr!(lang, "ui.tb.pause_aria") } else { tr!(lang, "ui.tb.play_aria") }}
-                    onclick={link.callback(|_| Msg::TogglePlay)}>{ if running { tr!(lang, "ui.tb.pause") } else { tr!(lang, "ui.tb.play") } }</button>
-                <button onclick={link.callback(move |_| Msg::Pace(if teach { Pace::Fixed(5.0) } else { Pace::Teach }))}>
+                    onclick={send(link, Msg::TogglePlay)}>{ if running { tr!(lang, "ui.tb.pause") } else { tr!(lang, "ui.tb.play") } }</button>
+                <button onclick={send(link, Msg::Pace(if teach { Pace::Fixed(5.0) } else { Pace::Teach }))}>
                     { if teach { tr!(lang, "ui.ls.fast") } else { tr!(lang, "ui.ls.teach") } }
                 </button>
                 <span class="lesson-clock">{ secs(v.sim.now) }</span>

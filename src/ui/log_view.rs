@@ -12,6 +12,7 @@ use crate::sim::{SimNode, Status};
 
 use super::app::{Msg, View};
 use super::cluster_view::status_class;
+use super::h::send;
 use crate::i18n::Lang;
 use crate::sim::labels;
 use crate::tr;
@@ -80,7 +81,7 @@ pub fn render(v: &View) -> Html {
                 <div class="log-scroll" tabindex="0" role="region" aria-label={crate::tr!(l, "ui.log.scroll_aria")}>
                     <div class="log-grid" style={format!("width:{width}px")}>
                         if hidden > 0 {
-                            <button class="link-btn earlier" onclick={v.link.callback(|_| Msg::MoreLog)}
+                            <button class="link-btn earlier" onclick={send(v.link, Msg::MoreLog)}
                                 aria-label={tr!(l, "ui.log.earlier_aria")}>{ tr!(l, "ui.log.earlier", n = hidden) }</button>
                         }
                         // Boxes sit at their absolute index; one shift for all keeps the
@@ -100,7 +101,7 @@ fn label(v: &View, n: &SimNode) -> Html {
     let r = &n.raft;
     let id = r.id;
     let lead = n.status == Status::Running && r.role == Role::Leader;
-    let onclick = v.link.callback(move |_| Msg::SelectNode(Some(id)));
+    let onclick = send(v.link, Msg::SelectNode(Some(id)));
     let l = v.ui.lang;
     let role = if n.status != Status::Running {
         labels::status(n.status).render(l)

@@ -8,6 +8,7 @@ use crate::sim::{Action, Status};
 
 use super::app::{Msg, View};
 use super::forms::{parse_node, parse_nodes, Field};
+use super::h::send;
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -75,14 +76,14 @@ pub fn render(v: &View) -> Html {
             } else {
                 vec![a]
             };
-            html! { <button class="primary" onclick={link.callback(move |_| Msg::Acts(list.clone()))} aria-label={tr!(l, "ui.mem.add_aria")}>{ tr!(l, "ui.mem.add") }</button> }
+            html! { <button class="primary" onclick={send(link, Msg::Acts(list.clone()))} aria-label={tr!(l, "ui.mem.add_aria")}>{ tr!(l, "ui.mem.add") }</button> }
         }
         _ => {
             html! { <button disabled=true aria-label={tr!(l, "ui.mem.add_aria")}>{ tr!(l, "ui.mem.add") }</button> }
         }
     };
-    let as_voter = link.callback(|_| Msg::Field(Field::AddAs, "voter".into()));
-    let as_learner = link.callback(|_| Msg::Field(Field::AddAs, "learner".into()));
+    let as_voter = send(link, Msg::Field(Field::AddAs, "voter".into()));
+    let as_learner = send(link, Msg::Field(Field::AddAs, "learner".into()));
     let cfg = v.sim.config();
     let learners = cfg
         .learners
@@ -91,7 +92,7 @@ pub fn render(v: &View) -> Html {
             let id = *id;
             let a = Action::Promote(id);
             let title = a.etcdctl().unwrap_or_default();
-            html! { <button onclick={link.callback(move |_| Msg::Act(Action::Promote(id)))} title={title}
+            html! { <button onclick={send(link, Msg::Act(Action::Promote(id)))} title={title}
                 aria-label={tr!(l, "ui.mem.promote_aria", node = node_name(id))}>{ tr!(l, "ui.mem.promote", node = node_name(id)) }</button> }
         })
         .collect::<Html>();
@@ -102,7 +103,7 @@ pub fn render(v: &View) -> Html {
         .filter(|(id, n)| n.status != Status::Removed && cfg.members().contains(id))
         .map(|(id, _)| {
             let id = *id;
-            html! { <button class="danger" onclick={link.callback(move |_| Msg::Act(Action::Remove(id)))}
+            html! { <button class="danger" onclick={send(link, Msg::Act(Action::Remove(id)))}
                 title={format!("etcdctl member remove {}", node_name(id))}
                 aria-label={tr!(l, "ui.mem.remove_aria", node = node_name(id))}>{ tr!(l, "ui.mem.remove", node = node_name(id)) }</button> }
         })
@@ -121,7 +122,7 @@ pub fn render(v: &View) -> Html {
     let joint_btn = match joint {
         Ok(a) => {
             let scn = a.to_scn();
-            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} title={scn} aria-label={tr!(l, "ui.mem.joint_aria")}>{ tr!(l, "ui.mem.joint") }</button> }
+            html! { <button onclick={send(link, Msg::Act(a.clone()))} title={scn} aria-label={tr!(l, "ui.mem.joint_aria")}>{ tr!(l, "ui.mem.joint") }</button> }
         }
         Err(e) => {
             html! { <button disabled=true title={e} aria-label={tr!(l, "ui.mem.joint_aria")}>{ tr!(l, "ui.mem.joint") }</button> }

@@ -18,6 +18,7 @@ use super::app::{Msg, View};
 use super::cluster_view::{fmt, Layout};
 use super::geometry::{self, Pt};
 use super::glyph_pool::Pool;
+use super::h::send;
 use super::style::node_name;
 
 /// One message as drawn: where it is and what it is (its tooltip is worded only when a slot
@@ -305,7 +306,7 @@ pub fn detail(v: &View) -> Html {
     let Some(id) = v.ui.selected_msg else {
         return html! {};
     };
-    let close = v.link.callback(|_| Msg::SelectMessage(None));
+    let close = send(v.link, Msg::SelectMessage(None));
     let l = v.ui.lang;
     let Some(f) = v.sim.net.in_flight.get(&id) else {
         return html! {
@@ -316,7 +317,7 @@ pub fn detail(v: &View) -> Html {
         };
     };
     let m = &f.msg;
-    let drop = v.link.callback(move |_| Msg::Act(Action::Drop(id)));
+    let drop = send(v.link, Msg::Act(Action::Drop(id)));
     let entries = if m.entries.is_empty() {
         tr!(l, "word.none").to_string()
     } else {

@@ -20,6 +20,7 @@ mod forms;
 mod geometry;
 mod glossary;
 mod glyph_pool;
+mod h;
 mod help;
 mod keys;
 mod lang_pref;

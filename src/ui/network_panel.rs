@@ -8,6 +8,7 @@ use crate::sim::{Action, Status};
 
 use super::app::{Msg, View};
 use super::forms::{node_select, parse_node, Field};
+use super::h::send;
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -80,7 +81,7 @@ pub fn render(v: &View) -> Html {
             let chosen = f.group(id);
             let radios = (0u8..=3)
                 .map(|g| {
-                    let pick = link.callback(move |_| Msg::PartitionGroup(id, g));
+                    let pick = send(link, Msg::PartitionGroup(id, g));
                     let label = if g == 0 {
                         tr!(l, "ui.net.group_none").to_string()
                     } else {
@@ -103,7 +104,7 @@ pub fn render(v: &View) -> Html {
         Some(a) => {
             let title = a.to_scn();
             let title = format!("{title}{}", keys::hint(l, "s"));
-            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} title={title} aria-label={tr!(l, "ui.net.partition_aria")}>{ tr!(l, "ui.net.partition") }</button> }
+            html! { <button onclick={send(link, Msg::Act(a.clone()))} title={title} aria-label={tr!(l, "ui.net.partition_aria")}>{ tr!(l, "ui.net.partition") }</button> }
         }
         None => {
             html! { <button disabled=true aria-label={tr!(l, "ui.net.partition_aria")} title={tr!(l, "ui.net.partition_hint")}>{ tr!(l, "ui.net.partition") }</button> }
@@ -115,7 +116,7 @@ pub fn render(v: &View) -> Html {
     };
     let cut_btn = match cut {
         Some(a) => {
-            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} aria-label={tr!(l, "ui.net.cut_aria")}>{ tr!(l, "ui.net.cut") }</button> }
+            html! { <button onclick={send(link, Msg::Act(a.clone()))} aria-label={tr!(l, "ui.net.cut_aria")}>{ tr!(l, "ui.net.cut") }</button> }
         }
         None => {
             html! { <button disabled=true aria-label={tr!(l, "ui.net.cut_aria")} title={tr!(l, "ui.net.cut_hint")}>{ tr!(l, "ui.net.cut") }</button> }
@@ -128,7 +129,7 @@ pub fn render(v: &View) -> Html {
     let loss_val = f.loss.trim().parse::<u32>().ok().filter(|p| *p <= 100);
     let loss_btn = match loss_val {
         Some(p) => {
-            html! { <button onclick={link.callback(move |_| Msg::Act(Action::Loss(p)))} aria-label={tr!(l, "ui.net.loss_aria")}>{ tr!(l, "ui.apply") }</button> }
+            html! { <button onclick={send(link, Msg::Act(Action::Loss(p)))} aria-label={tr!(l, "ui.net.loss_aria")}>{ tr!(l, "ui.apply") }</button> }
         }
         None => {
             html! { <button disabled=true aria-label={tr!(l, "ui.net.loss_aria")} title={tr!(l, "ui.net.loss_hint")}>{ tr!(l, "ui.apply") }</button> }
@@ -143,8 +144,8 @@ pub fn render(v: &View) -> Html {
         Msg::Field(Field::LatMax, i.value())
     });
     let latency = format!("{}-{}", f.lat_min.trim(), f.lat_max.trim());
-    let lat_btn = link.callback(move |_| Msg::Set("latency", latency.clone()));
-    let heal = link.callback(|_| Msg::Act(Action::Heal));
+    let lat_btn = send(link, Msg::Set("latency", latency.clone()));
+    let heal = send(link, Msg::Act(Action::Heal));
     html! {
         <div class="network-panel">
             <p class="net-state" data-network={current(v, Lang::En)}>{ current(v, l) }</p>

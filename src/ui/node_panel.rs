@@ -7,6 +7,7 @@ use crate::sim::{Action, SimNode, Status};
 
 use super::action_bar::request_line;
 use super::app::{Msg, View};
+use super::h::send;
 use crate::sim::labels;
 use crate::tr;
 
@@ -22,7 +23,7 @@ fn chooser(v: &View) -> Html {
         .keys()
         .map(|id| {
             let id = *id;
-            let pick = v.link.callback(move |_| Msg::SelectNode(Some(id)));
+            let pick = send(v.link, Msg::SelectNode(Some(id)));
             html! { <button onclick={pick} aria-label={tr!(l, "ui.node.select", node = node_name(id))}>{ node_name(id) }</button> }
         })
         .collect::<Html>();
@@ -47,7 +48,7 @@ fn button(v: &View, label: &str, concept: &str, action: Action, class: &'static 
         None => format!("{}{key}", tip(l, concept)),
     };
     let aria = format!("{label} ({})", action.to_scn());
-    let onclick = v.link.callback(move |_| Msg::Act(action.clone()));
+    let onclick = send(v.link, Msg::Act(action.clone()));
     html! { <button class={class} {onclick} title={title} aria-label={aria}>{ label.to_string() }</button> }
 }
 
@@ -106,7 +107,7 @@ pub fn render(v: &View) -> Html {
         }
         s.join(" ")
     };
-    let close = v.link.callback(|_| Msg::SelectNode(None));
+    let close = send(v.link, Msg::SelectNode(None));
     let latest = v.sim.requests.values().next_back();
     let role_name = labels::role(r.role).render(l);
     let role = if n.status != Status::Running {

@@ -9,6 +9,7 @@ use crate::tr;
 use yew::prelude::*;
 
 use super::app::{Msg, Theme, View};
+use super::h::send;
 use super::keys;
 use super::location::full_app_url;
 use super::memo::{self, Slot};
@@ -65,7 +66,7 @@ fn notice(v: &View) -> Html {
     html! {
         <div class="notice" role="alert" data-notice="">
             <span>{ n.render(v.ui.lang) }</span>
-            <button aria-label={tr!(v.ui.lang, "ui.page.dismiss")} onclick={v.link.callback(|_| Msg::DismissNotice)}>{ "✕" }</button>
+            <button aria-label={tr!(v.ui.lang, "ui.page.dismiss")} onclick={send(v.link, Msg::DismissNotice)}>{ "✕" }</button>
         </div>
     }
 }
@@ -80,7 +81,7 @@ fn stage_picture(v: &View) -> Html {
             { cluster_view::legend(v) }
             <div class="view-toggles">
                 if !v.ui.embed {
-                    <button class="icon" onclick={link.callback(|_| Msg::Presenter(None))}
+                    <button class="icon" onclick={send(link, Msg::Presenter(None))}
                         aria-label={if v.ui.presenter { tr!(l, "ui.page.leave_presenter") } else { tr!(l, "ui.page.presenter") }}
                         aria-pressed={v.ui.presenter.to_string()}
                         title={format!("{}{}", tr!(l, "ui.page.presenter_tip"), keys::hint(l, "p"))}>
@@ -213,7 +214,7 @@ pub fn render(v: &View) -> Html {
                 <div class="embed-bar">
                     if !lesson {
                         <button class="play" aria-label={if running { tr!(l, "ui.tb.pause_aria") } else { tr!(l, "ui.tb.play_aria") }}
-                            onclick={link.callback(|_| Msg::TogglePlay)}>
+                            onclick={send(link, Msg::TogglePlay)}>
                             { if running { "❚❚" } else { "▶" } }
                         </button>
                     }
@@ -258,14 +259,14 @@ pub fn render(v: &View) -> Html {
                     }
                     if side_controls {
                         <div class="side-head">
-                            <button class="link-btn" onclick={link.callback(|_| Msg::Controls(Some(false)))}
+                            <button class="link-btn" onclick={send(link, Msg::Controls(Some(false)))}
                                 aria-label={tr!(l, "ui.page.hide_controls_aria")} title={tr!(l, "ui.page.hide_controls_tip")}>{ tr!(l, "ui.page.hide_controls") }</button>
                         </div>
                         { v.memos.panel(Slot::Tabs, tabs_stamp(v), || tabs::render(v)) }
                         { v.memos.panel(Slot::Progress, progress_stamp(v), || progress_view::render(v)) }
                         { v.memos.panel(Slot::Events, events_stamp(v), || event_log::render(v)) }
                     } else if !ui.presenter {
-                        <button class="show-controls" onclick={link.callback(|_| Msg::Controls(Some(true)))}
+                        <button class="show-controls" onclick={send(link, Msg::Controls(Some(true)))}
                             aria-label={tr!(l, "ui.page.show_controls_aria")}>{ tr!(l, "ui.page.show_controls") }</button>
                     }
                 </aside>

@@ -15,6 +15,7 @@ use crate::tr;
 use super::app::{Msg, View};
 use super::dom;
 use super::forms::Field;
+use super::h::send;
 use super::lesson::Lesson;
 use super::lesson_view;
 
@@ -37,7 +38,7 @@ fn loaders(v: &View) -> Html {
         .find(|p| p.id == f.preset)
         .map(|p| p.description_in(l))
         .unwrap_or("");
-    let load_preset = link.callback(|_| Msg::LoadPreset);
+    let load_preset = send(link, Msg::LoadPreset);
     let file_cb = link.callback(|r: Result<(String, String), crate::i18n::Msg>| match r {
         Ok((name, text)) => Msg::LoadScript(name, text),
         Err(e) => Msg::ScriptError(e),
@@ -58,7 +59,7 @@ fn loaders(v: &View) -> Html {
         let t: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
         Msg::Field(Field::Paste, t.value())
     });
-    let load_paste = link.callback(|_| Msg::LoadPasted);
+    let load_paste = send(link, Msg::LoadPasted);
     html! {
         <div class="loaders">
             <fieldset>
@@ -136,7 +137,7 @@ fn script_lines(v: &View, s: &Lesson) -> Html {
                 Some(LineStatus::Failed(e)) => Some(e.render(l)),
                 _ => None,
             };
-            let run_to = link.callback(move |_| Msg::PlayerRunTo(i));
+            let run_to = send(link, Msg::PlayerRunTo(i));
             let can_run_to = next.is_some_and(|n| n < i);
             html! {
                 <li class={classes!("line", format!("s-{state}"), current.then_some("current"))}
@@ -178,14 +179,14 @@ fn script(v: &View, s: &Lesson) -> Html {
             data-failures={failures.to_string()} data-next-line={next.map(|n| n.to_string())}>
             <div class="row spread">
                 <h3>{ s.name.clone() }</h3>
-                <button class="link-btn" onclick={link.callback(|_| Msg::PlayerClose)}
+                <button class="link-btn" onclick={send(link, Msg::PlayerClose)}
                     aria-label={tr!(l, "ui.pl.close_aria")}>{ tr!(l, "ui.close") }</button>
             </div>
             <div class="row wrap">
-                <button onclick={link.callback(|_| Msg::PlayerStep)} disabled={done} title={tr!(l, "ui.pl.step_tip")}>{ tr!(l, "ui.pl.step") }</button>
-                <button onclick={link.callback(|_| Msg::PlayerContinue)} disabled={done}
+                <button onclick={send(link, Msg::PlayerStep)} disabled={done} title={tr!(l, "ui.pl.step_tip")}>{ tr!(l, "ui.pl.step") }</button>
+                <button onclick={send(link, Msg::PlayerContinue)} disabled={done}
                     aria-label={tr!(l, "ui.pl.next_pause_aria")} title={tr!(l, "ui.pl.next_pause_tip")}>{ tr!(l, "ui.pl.next_pause") }</button>
-                <button onclick={link.callback(|_| Msg::PlayerRunTo(usize::MAX))} disabled={done} aria-label={tr!(l, "ui.pl.run_all_aria")}>{ tr!(l, "ui.pl.run_all") }</button>
+                <button onclick={send(link, Msg::PlayerRunTo(usize::MAX))} disabled={done} aria-label={tr!(l, "ui.pl.run_all_aria")}>{ tr!(l, "ui.pl.run_all") }</button>
                 <span class="progress-text">
                     { tr!(l, "ui.pl.lines_run", at = at, total = total) }
                     if failures > 0 {

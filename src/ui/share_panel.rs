@@ -6,6 +6,7 @@ use yew::prelude::*;
 use crate::tr;
 
 use super::app::{Msg, View};
+use super::h::send;
 
 /// The panel.
 pub fn render(v: &View) -> Html {
@@ -23,9 +24,9 @@ pub fn render(v: &View) -> Html {
                 { if actions == 1 { tr!(l, "ui.share.one_action").to_string() } else { tr!(l, "ui.share.actions", n = actions) } }
             </p>
             <div class="row wrap">
-                <button onclick={link.callback(|_| Msg::ExportScn)} aria-label={tr!(l, "ui.share.export_scn_aria")} title={tr!(l, "ui.share.export_scn_tip")}>{ tr!(l, "ui.share.export_scn") }</button>
-                <button onclick={link.callback(|_| Msg::ExportTrace)} aria-label={tr!(l, "ui.share.export_trace_aria")} title={tr!(l, "ui.share.export_trace_tip")}>{ tr!(l, "ui.share.export_trace") }</button>
-                <button class="primary" onclick={link.callback(|_| Msg::ShareLink)} aria-label={tr!(l, "ui.share.make_link_aria")} title={tr!(l, "ui.share.make_link_tip")}>{ tr!(l, "ui.share.make_link") }</button>
+                <button onclick={send(link, Msg::ExportScn)} aria-label={tr!(l, "ui.share.export_scn_aria")} title={tr!(l, "ui.share.export_scn_tip")}>{ tr!(l, "ui.share.export_scn") }</button>
+                <button onclick={send(link, Msg::ExportTrace)} aria-label={tr!(l, "ui.share.export_trace_aria")} title={tr!(l, "ui.share.export_trace_tip")}>{ tr!(l, "ui.share.export_trace") }</button>
+                <button class="primary" onclick={send(link, Msg::ShareLink)} aria-label={tr!(l, "ui.share.make_link_aria")} title={tr!(l, "ui.share.make_link_tip")}>{ tr!(l, "ui.share.make_link") }</button>
             </div>
             if let Some(url) = &v.ui.share_link {
                 <label class="field block">{ tr!(l, "ui.share.link_label") }

@@ -4,6 +4,7 @@
 use yew::prelude::*;
 
 use super::app::{Msg, Tab, View};
+use super::h::send;
 use super::{
     client_panel, explore_panel, membership_panel, network_panel, node_panel, player_panel,
     share_panel,
@@ -34,7 +35,7 @@ pub fn render(v: &View) -> Html {
         .map(|(t, name, key)| {
             let t = *t;
             let on = v.ui.tab == t;
-            let onclick = v.link.callback(move |_| Msg::Tab(t));
+            let onclick = send(v.link, Msg::Tab(t));
             html! {
                 <button role="tab" class={classes!("tab", on.then_some("on"))} aria-selected={on.to_string()}
                     {onclick} data-tab={name.to_ascii_lowercase()}>{ crate::i18n::text(v.ui.lang, key) }</button>

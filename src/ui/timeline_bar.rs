@@ -8,6 +8,7 @@ use yew::TargetCast;
 use crate::sim::event::EventKind;
 
 use super::app::{Msg, View};
+use super::h::send;
 use crate::tr;
 
 use super::glossary::tip_in as tip;
@@ -40,7 +41,7 @@ pub fn render(v: &View) -> Html {
         .map(|(_, m)| {
             let t = m.time;
             let left = t as f64 * 100.0 / head as f64;
-            let go = link.callback(move |_| Msg::Seek(t));
+            let go = send(link, Msg::Seek(t));
             let label = m.msg.render(l);
             html! {
                 <button class={classes!("marker", format!("k-{}", m.kind.name()))}
@@ -56,23 +57,23 @@ pub fn render(v: &View) -> Html {
     html! {
         <>
         <div class="timeline" role="group" aria-label={tr!(l, "ui.tl.aria")} title={tip(l, "time travel")}>
-            <button onclick={link.callback(|_| Msg::BackTick)} aria-label={tr!(l, "ui.tl.back_tick_aria")} title={tr!(l, "ui.tl.back_tick_tip")}>{ tr!(l, "ui.tl.back_tick") }</button>
-            <button onclick={link.callback(|_| Msg::BackEvent)} aria-label={tr!(l, "ui.tl.back_event_aria")} title={tr!(l, "ui.tl.back_event_tip")}>{ tr!(l, "ui.tl.back_event") }</button>
+            <button onclick={send(link, Msg::BackTick)} aria-label={tr!(l, "ui.tl.back_tick_aria")} title={tr!(l, "ui.tl.back_tick_tip")}>{ tr!(l, "ui.tl.back_tick") }</button>
+            <button onclick={send(link, Msg::BackEvent)} aria-label={tr!(l, "ui.tl.back_event_aria")} title={tr!(l, "ui.tl.back_event_tip")}>{ tr!(l, "ui.tl.back_event") }</button>
             <div class="scrub">
                 <div class="markers">{ marks }</div>
                 <input type="range" min="0" max={head.to_string()} step="1" value={now.to_string()}
                     oninput={seek} aria-label={tr!(l, "ui.tl.time_aria")} data-scrubber="" />
             </div>
-            <button onclick={link.callback(|_| Msg::StepEvent)} aria-label={tr!(l, "ui.tl.event_aria")} title={tr!(l, "ui.tl.event_tip")}>{ tr!(l, "ui.tl.event") }</button>
-            <button onclick={link.callback(|_| Msg::StepTick)} aria-label={tr!(l, "ui.tl.tick_aria")} title={tr!(l, "ui.tl.tick_tip")}>{ tr!(l, "ui.tl.tick") }</button>
-            <button class="next-change" onclick={link.callback(|_| Msg::NextChange)} data-next-change=""
+            <button onclick={send(link, Msg::StepEvent)} aria-label={tr!(l, "ui.tl.event_aria")} title={tr!(l, "ui.tl.event_tip")}>{ tr!(l, "ui.tl.event") }</button>
+            <button onclick={send(link, Msg::StepTick)} aria-label={tr!(l, "ui.tl.tick_aria")} title={tr!(l, "ui.tl.tick_tip")}>{ tr!(l, "ui.tl.tick") }</button>
+            <button class="next-change" onclick={send(link, Msg::NextChange)} data-next-change=""
                 title={format!("{}{}", tr!(l, "ui.tl.next_change_tip"), keys::hint(l, "n"))}>
                 { tr!(l, "ui.tl.next_change") }</button>
             <span class="times">{ format!("{} / {}", secs(now), secs(tl.head_time())) }</span>
             if past {
                 <span class="past" data-past="">
                     { tr!(l, "ui.tl.past") }
-                    <button onclick={link.callback(|_| Msg::Live)} title={tr!(l, "ui.tl.live_aria")}>{ tr!(l, "ui.tl.live") }</button>
+                    <button onclick={send(link, Msg::Live)} title={tr!(l, "ui.tl.live_aria")}>{ tr!(l, "ui.tl.live") }</button>
                 </span>
             }
         </div>

@@ -8,6 +8,7 @@ use yew::TargetCast;
 use super::app::{Msg, Theme, View};
 use super::event_log;
 use super::forms::Field;
+use super::h::send;
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -124,7 +125,7 @@ fn play_controls(v: &View) -> Html {
     let ui = v.ui;
     let l = ui.lang;
     let link = v.link;
-    let play = link.callback(|_| Msg::TogglePlay);
+    let play = send(link, Msg::TogglePlay);
     let speed = link.callback(|e: Event| {
         let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
         match Pace::parse(&s.value()) {
@@ -134,8 +135,10 @@ fn play_controls(v: &View) -> Html {
     });
     let options = pace_options(l, ui.pace);
     let teach = ui.pace == Pace::Teach;
-    let fast =
-        link.callback(move |_| Msg::Pace(if teach { Pace::Fixed(5.0) } else { Pace::Teach }));
+    let fast = send(
+        link,
+        Msg::Pace(if teach { Pace::Fixed(5.0) } else { Pace::Teach }),
+    );
     let running = v.running();
     html! {
         <>
@@ -175,7 +178,7 @@ fn options_and_end(v: &View) -> Html {
         let s: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::Field(Field::ResetSeed, s.value())
     });
-    let reset = link.callback(|_| Msg::Reset);
+    let reset = send(link, Msg::Reset);
     // Typed into the form first, applied on change.
     let learner_typing = link.callback(|e: InputEvent| {
         let s: web_sys::HtmlInputElement = e.target_unchecked_into();
@@ -185,8 +188,8 @@ fn options_and_end(v: &View) -> Html {
         let s: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::SetLearnerReady(s.value().trim().to_string())
     });
-    let theme = link.callback(|_| Msg::Theme);
-    let help = link.callback(|_| Msg::Help(Some(true)));
+    let theme = send(link, Msg::Theme);
+    let help = send(link, Msg::Help(Some(true)));
     let theme_label = match ui.theme {
         Theme::Auto => tr!(l, "ui.tb.theme_system"),
         Theme::Light => tr!(l, "ui.tb.theme_light"),
