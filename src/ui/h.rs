@@ -2,8 +2,13 @@
 //! construction and a closure type per callback at each of hundreds of sites; what is built
 //! the same way everywhere is built here once, to keep the wasm small.
 
-use yew::html::Scope;
-use yew::Callback;
+use std::rc::Rc;
+
+use yew::html::{onchange, onclick, oninput, ontoggle, IntoPropValue, Scope};
+use yew::virtual_dom::{
+    AttrValue, AttributeOrProperty, Attributes, Key, Listener, Listeners, VList, VNode, VTag, VText,
+};
+use yew::{Callback, Classes, Event, Html, InputEvent, MouseEvent, NodeRef};
 
 use super::app::{App, Msg};
 
@@ -13,4 +18,286 @@ use super::app::{App, Msg};
 pub fn send<E: 'static>(link: &Scope<App>, msg: Msg) -> Callback<E> {
     let link = link.clone();
     Callback::from(move |_: E| link.send_message(msg.clone()))
+}
+
+/// An element being built: a tag, its attributes (keys fixed where it is written, values
+/// pushed in the same order), listeners and children. Boxed, so that each step of a chain
+/// passes one pointer; every step is one out-of-line function shared by all elements.
+pub struct El(Box<Parts>);
+
+struct Parts {
+    tag: &'static str,
+    keys: &'static [&'static str],
+    values: Vec<Option<AttributeOrProperty>>,
+    listeners: Vec<Option<Rc<dyn Listener>>>,
+    children: Vec<VNode>,
+    key: Option<Key>,
+}
+
+impl El {
+    /// An element `tag` whose attributes are `keys`; their values follow by [`El::a`], one
+    /// per key in order (the [`el!`](crate::el) macro writes each key beside its value).
+    #[inline(never)]
+    pub fn new(tag: &'static str, keys: &'static [&'static str]) -> El {
+        El(Box::new(Parts {
+            tag,
+            keys,
+            values: Vec::with_capacity(keys.len()),
+            listeners: Vec::new(),
+            children: Vec::new(),
+            key: None,
+        }))
+    }
+
+    #[inline(never)]
+    fn put(mut self, v: Option<AttrValue>) -> El {
+        self.0.values.push(v.map(AttributeOrProperty::Attribute));
+        self
+    }
+
+    /// The next attribute's value: a text (absent when `None`), a flag (present, as
+    /// `key="key"`, when true) or classes (absent when empty), as `html!` renders them.
+    #[inline(always)]
+    pub fn a<A: AttrArg>(self, v: A) -> El {
+        v.put(self)
+    }
+
+    #[inline(never)]
+    fn a_static(self, v: &'static str) -> El {
+        self.put(Some(AttrValue::Static(v)))
+    }
+
+    #[inline(never)]
+    fn a_string(self, v: String) -> El {
+        self.put(Some(AttrValue::from(v)))
+    }
+
+    #[inline(never)]
+    fn a_opt(self, v: Option<String>) -> El {
+        self.put(v.map(AttrValue::from))
+    }
+
+    #[inline(never)]
+    fn a_opt_static(self, v: Option<&'static str>) -> El {
+        self.put(v.map(AttrValue::Static))
+    }
+
+    #[inline(never)]
+    fn a_flag(self, on: bool) -> El {
+        // A boolean attribute's value is its own name, as html! writes it.
+        let key = self.0.keys.get(self.0.values.len()).copied();
+        self.put(key.filter(|_| on).map(AttrValue::Static))
+    }
+
+    #[inline(never)]
+    fn a_classes(self, c: Classes) -> El {
+        self.put(c.into_prop_value())
+    }
+
+    #[inline(never)]
+    fn listen(mut self, l: Option<Rc<dyn Listener>>) -> El {
+        self.0.listeners.push(l);
+        self
+    }
+
+    /// Listens to clicks.
+    #[inline(never)]
+    pub fn on_click(self, cb: Callback<MouseEvent>) -> El {
+        self.listen(onclick::Wrapper::__macro_new(cb))
+    }
+
+    /// Listens to change events.
+    #[inline(never)]
+    pub fn on_change(self, cb: Callback<Event>) -> El {
+        self.listen(onchange::Wrapper::__macro_new(cb))
+    }
+
+    /// Listens to input events.
+    #[inline(never)]
+    pub fn on_input(self, cb: Callback<InputEvent>) -> El {
+        self.listen(oninput::Wrapper::__macro_new(cb))
+    }
+
+    /// Listens to toggle events (`<details>`).
+    #[inline(never)]
+    pub fn on_toggle(self, cb: Callback<Event>) -> El {
+        self.listen(ontoggle::Wrapper::__macro_new(cb))
+    }
+
+    /// The key that tells this element apart among its siblings.
+    #[inline(never)]
+    pub fn key(mut self, k: Key) -> El {
+        self.0.key = Some(k);
+        self
+    }
+
+    /// Adds a child: a node, an element, a text, or nothing (`None`).
+    #[inline(always)]
+    pub fn c<C: ChildArg>(self, c: C) -> El {
+        c.add(self)
+    }
+
+    #[inline(never)]
+    fn child(mut self, n: VNode) -> El {
+        self.0.children.push(n);
+        self
+    }
+
+    #[inline(never)]
+    fn text(self, s: String) -> El {
+        self.child(VNode::VText(VText::new(s)))
+    }
+
+    #[inline(never)]
+    fn text_static(self, s: &'static str) -> El {
+        self.child(VNode::VText(VText::new(AttrValue::Static(s))))
+    }
+
+    /// The finished element.
+    #[inline(never)]
+    pub fn done(self) -> Html {
+        let Parts {
+            tag,
+            keys,
+            mut values,
+            listeners,
+            mut children,
+            key,
+        } = *self.0;
+        // One value per key whatever the caller pushed, so yew's diff never indexes past
+        // the end.
+        values.resize_with(keys.len(), || None);
+        let attributes = Attributes::Dynamic {
+            keys,
+            values: values.into_boxed_slice(),
+        };
+        let listeners = if listeners.is_empty() {
+            Listeners::None
+        } else {
+            Listeners::Pending(listeners.into_boxed_slice())
+        };
+        // A single child is the node itself, as html! gives it; several are a list.
+        let children = if children.len() == 1 {
+            children.pop().unwrap_or_default()
+        } else {
+            VNode::VList(Rc::new(VList::with_children(children, None)))
+        };
+        VNode::from(VTag::__new_other(
+            AttrValue::Static(tag),
+            NodeRef::default(),
+            key,
+            attributes,
+            listeners,
+            children,
+        ))
+    }
+}
+
+impl From<El> for Html {
+    fn from(e: El) -> Html {
+        e.done()
+    }
+}
+
+/// What can be an attribute's value in [`El::a`].
+pub trait AttrArg {
+    /// Pushes the value onto `e`.
+    fn put(self, e: El) -> El;
+}
+
+impl AttrArg for &'static str {
+    #[inline(always)]
+    fn put(self, e: El) -> El {
+        e.a_static(self)
+    }
+}
+
+impl AttrArg for String {
+    #[inline(always)]
+    fn put(self, e: El) -> El {
+        e.a_string(self)
+    }
+}
+
+impl AttrArg for Option<String> {
+    #[inline(always)]
+    fn put(self, e: El) -> El {
+        e.a_opt(self)
+    }
+}
+
+impl AttrArg for Option<&'static str> {
+    #[inline(always)]
+    fn put(self, e: El) -> El {
+        e.a_opt_static(self)
+    }
+}
+
+impl AttrArg for bool {
+    #[inline(always)]
+    fn put(self, e: El) -> El {
+        e.a_flag(self)
+    }
+}
+
+impl AttrArg for Classes {
+    #[inline(always)]
+    fn put(self, e: El) -> El {
+        e.a_classes(self)
+    }
+}
+
+/// What can be a child in [`El::c`].
+pub trait ChildArg {
+    /// Appends the child to `e`.
+    fn add(self, e: El) -> El;
+}
+
+impl ChildArg for Html {
+    #[inline(always)]
+    fn add(self, e: El) -> El {
+        e.child(self)
+    }
+}
+
+impl ChildArg for El {
+    #[inline(always)]
+    fn add(self, e: El) -> El {
+        e.child(self.done())
+    }
+}
+
+impl ChildArg for Option<Html> {
+    #[inline(always)]
+    fn add(self, e: El) -> El {
+        match self {
+            Some(h) => e.child(h),
+            None => e,
+        }
+    }
+}
+
+impl ChildArg for String {
+    #[inline(always)]
+    fn add(self, e: El) -> El {
+        e.text(self)
+    }
+}
+
+impl ChildArg for &'static str {
+    #[inline(always)]
+    fn add(self, e: El) -> El {
+        e.text_static(self)
+    }
+}
+
+/// `el!("button", "class" = "primary", "aria-label" = label)`: an [`El`] with these
+/// attributes, each key written beside its value.
+#[macro_export]
+macro_rules! el {
+    ($tag:literal $(, $k:literal = $v:expr)* $(,)?) => {{
+        let e = $crate::ui::h::El::new($tag, &[$($k),*]);
+        $(let e = e.a($v);)*
+        e
+    }};
 }
