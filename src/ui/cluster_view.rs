@@ -7,6 +7,8 @@
 //! only when something it shows changed, so a frame in which only messages moved touches
 //! only the message layer.
 
+use super::h;
+use crate::el;
 use yew::prelude::*;
 
 use crate::i18n::Lang;
@@ -129,20 +131,33 @@ pub fn render(v: &View) -> Html {
         }
     );
     let empty = v.sim.nodes.is_empty();
-    html! {
-        // A group, not an image: the nodes inside are buttons.
-        <svg class="cluster" role="group" aria-label={label}
-            viewBox={format!("0 0 {} {}", crate::sim::decimal::shortest(geometry::WIDTH), crate::sim::decimal::shortest(geometry::HEIGHT))}
-            preserveAspectRatio="xMidYMid meet">
-            <Hulls hulls={hulls} />
-            <Links {links} />
-            <g class="nodes">{ nodes }</g>
-            <message_view::MessageLayer msgs={msgs} lang={v.ui.lang} dispatch={v.dispatch.clone()} />
-            if empty {
-                <text x={fmt(geometry::WIDTH / 2.0)} y="220" text-anchor="middle" class="hint">{ tr!(v.ui.lang, "ui.cv.no_nodes") }</text>
-            }
-        </svg>
-    }
+    el!(
+        "svg",
+        "class" = "cluster",
+        "role" = "group",
+        "aria-label" = label,
+        "viewBox" = format!("0 0 {} {}", crate::sim::decimal::shortest(geometry::WIDTH), crate::sim::decimal::shortest(geometry::HEIGHT)),
+        "preserveAspectRatio" = "xMidYMid meet",
+    )
+        .c(html! { <Hulls hulls={hulls} /> })
+        .c(html! { <Links {links} /> })
+        .c(el!("g", "class" = "nodes")
+            .c(nodes))
+        .c(html! { <message_view::MessageLayer msgs={msgs} lang={v.ui.lang} dispatch={v.dispatch.clone()} /> })
+        .c(if empty {
+            el!(
+                "text",
+                "x" = fmt(geometry::WIDTH / 2.0),
+                "y" = "220",
+                "text-anchor" = "middle",
+                "class" = "hint",
+            )
+                .c(tr!(v.ui.lang, "ui.cv.no_nodes"))
+                .done()
+        } else {
+            Html::default()
+        })
+        .done()
 }
 
 /// One partition group's shaded area, as drawn.
@@ -194,24 +209,43 @@ fn Hulls(p: &HullsProps) -> Html {
         .iter()
         .map(|h| {
             let shape = if h.points.len() == 1 {
-                html! { <circle cx={fmt(h.points[0].x)} cy={fmt(h.points[0].y)} r={fmt(h.pad)} /> }
+                el!(
+                    "circle",
+                    "cx" = fmt(h.points[0].x),
+                    "cy" = fmt(h.points[0].y),
+                    "r" = fmt(h.pad),
+                )
+                .done()
             } else {
-                html! {
-                    <polygon points={geometry::points_attr(&h.points)} stroke-width={fmt(2.0 * h.pad)}
-                        stroke-linejoin="round" stroke-linecap="round" />
-                }
+                el!(
+                    "polygon",
+                    "points" = geometry::points_attr(&h.points),
+                    "stroke-width" = fmt(2.0 * h.pad),
+                    "stroke-linejoin" = "round",
+                    "stroke-linecap" = "round",
+                )
+                .done()
             };
             let letter = group_letter(h.group).to_string();
-            html! {
-                <g class={format!("hull g{}", h.group % 4)} data-group={letter.clone()}>
-                    <title>{ h.title.clone() }</title>
-                    { shape }
-                    <text class="hull-label" x={fmt(h.label_at.x)} y={fmt(h.label_at.y + 5.0)} text-anchor="middle">{ letter }</text>
-                </g>
-            }
+            el!(
+                "g",
+                "class" = Classes::from(format!("hull g{}", h.group % 4)),
+                "data-group" = letter.clone(),
+            )
+            .c(el!("title").c(h.title.clone()))
+            .c(shape)
+            .c(el!(
+                "text",
+                "class" = "hull-label",
+                "x" = fmt(h.label_at.x),
+                "y" = fmt(h.label_at.y + 5.0),
+                "text-anchor" = "middle",
+            )
+            .c(letter))
+            .done()
         })
         .collect::<Html>();
-    html! { <g class="hulls">{ shapes }</g> }
+    el!("g", "class" = "hulls").c(shapes).done()
 }
 
 /// One link, as drawn.
@@ -307,18 +341,37 @@ fn Links(p: &LinksProps) -> Html {
         .map(|l| {
             let mid = geometry::along(l.from, l.to, 0.5, 0.0);
             let cut = l.class == "link cut";
-            html! {
-                <g class={l.class} data-link={format!("n{}-n{}", l.a, l.b)} key={format!("{}-{}", l.a, l.b)}>
-                    <title>{ l.title.clone() }</title>
-                    <line x1={fmt(l.from.x)} y1={fmt(l.from.y)} x2={fmt(l.to.x)} y2={fmt(l.to.y)} />
-                    if cut {
-                        <text class="cut-mark" x={fmt(mid.x)} y={fmt(mid.y + 6.0)} text-anchor="middle">{ "✕" }</text>
-                    }
-                </g>
-            }
+            el!(
+                "g",
+                "class" = Classes::from(l.class),
+                "data-link" = format!("n{}-n{}", l.a, l.b),
+            )
+            .key(::std::convert::Into::into(format!("{}-{}", l.a, l.b)))
+            .c(el!("title").c(l.title.clone()))
+            .c(el!(
+                "line",
+                "x1" = fmt(l.from.x),
+                "y1" = fmt(l.from.y),
+                "x2" = fmt(l.to.x),
+                "y2" = fmt(l.to.y),
+            ))
+            .c(if cut {
+                el!(
+                    "text",
+                    "class" = "cut-mark",
+                    "x" = fmt(mid.x),
+                    "y" = fmt(mid.y + 6.0),
+                    "text-anchor" = "middle",
+                )
+                .c("✕")
+                .done()
+            } else {
+                Html::default()
+            })
+            .done()
         })
         .collect::<Html>();
-    html! { <g class="links">{ lines }</g> }
+    el!("g", "class" = "links").c(lines).done()
 }
 
 /// What a candidate knows of one voter's answer.
@@ -486,35 +539,69 @@ fn NodeGlyph(p: &NodeProps) -> Html {
             } else {
                 elapsed as f64 / timeout as f64
             };
-            html! {
-                <>
-                    <circle class="timer-track" cx={cx.clone()} cy={cy.clone()} r={fmt(ring_r)} />
-                    <path class="timer" d={geometry::arc_path(at, ring_r, frac)} data-timer={format!("{elapsed}/{timeout}")}>
-                        <title>{ tr!(l, "ui.cv.timer", elapsed = elapsed, timeout = timeout) }</title>
-                    </path>
-                </>
-            }
+            h::frag()
+                .c(el!(
+                    "circle",
+                    "class" = "timer-track",
+                    "cx" = cx.clone(),
+                    "cy" = cy.clone(),
+                    "r" = fmt(ring_r),
+                ))
+                .c(el!(
+                    "path",
+                    "class" = "timer",
+                    "d" = geometry::arc_path(at, ring_r, frac),
+                    "data-timer" = format!("{elapsed}/{timeout}"),
+                )
+                .c(el!("title").c(tr!(
+                    l,
+                    "ui.cv.timer",
+                    elapsed = elapsed,
+                    timeout = timeout
+                ))))
+                .done()
         }
         None => html! {},
     };
     let leader_marks = if p.leader {
-        html! {
-            <>
-                <circle class="ring2" cx={cx.clone()} cy={cy.clone()} r={fmt(ring_r)} />
-                <text class="crown" x={cx.clone()} y={fmt(at.y - ring_r - 6.0)} text-anchor="middle">{ "♛" }</text>
-            </>
-        }
+        h::frag()
+            .c(el!(
+                "circle",
+                "class" = "ring2",
+                "cx" = cx.clone(),
+                "cy" = cy.clone(),
+                "r" = fmt(ring_r),
+            ))
+            .c(el!(
+                "text",
+                "class" = "crown",
+                "x" = cx.clone(),
+                "y" = fmt(at.y - ring_r - 6.0),
+                "text-anchor" = "middle",
+            )
+            .c("♛"))
+            .done()
     } else {
         html! {}
     };
     let cross = if matches!(p.status, "killed" | "removed") {
         let d = r * 0.72;
-        html! {
-            <g class="cross">
-                <line x1={fmt(at.x - d)} y1={fmt(at.y - d)} x2={fmt(at.x + d)} y2={fmt(at.y + d)} />
-                <line x1={fmt(at.x - d)} y1={fmt(at.y + d)} x2={fmt(at.x + d)} y2={fmt(at.y - d)} />
-            </g>
-        }
+        el!("g", "class" = "cross")
+            .c(el!(
+                "line",
+                "x1" = fmt(at.x - d),
+                "y1" = fmt(at.y - d),
+                "x2" = fmt(at.x + d),
+                "y2" = fmt(at.y + d),
+            ))
+            .c(el!(
+                "line",
+                "x1" = fmt(at.x - d),
+                "y1" = fmt(at.y + d),
+                "x2" = fmt(at.x + d),
+                "y2" = fmt(at.y - d),
+            ))
+            .done()
     } else {
         html! {}
     };
@@ -524,12 +611,19 @@ fn NodeGlyph(p: &NodeProps) -> Html {
                 x: at.x + r * 0.85,
                 y: at.y - r * 0.85,
             };
-            html! {
-                <g class={format!("group-badge g{}", g % 4)}>
-                    <circle cx={fmt(b.x)} cy={fmt(b.y)} r="10" />
-                    <text x={fmt(b.x)} y={fmt(b.y + 4.5)} text-anchor="middle">{ group_letter(g).to_string() }</text>
-                </g>
-            }
+            el!(
+                "g",
+                "class" = Classes::from(format!("group-badge g{}", g % 4))
+            )
+            .c(el!("circle", "cx" = fmt(b.x), "cy" = fmt(b.y), "r" = "10"))
+            .c(el!(
+                "text",
+                "x" = fmt(b.x),
+                "y" = fmt(b.y + 4.5),
+                "text-anchor" = "middle"
+            )
+            .c(group_letter(g).to_string()))
+            .done()
         }
         None => html! {},
     };
@@ -540,15 +634,34 @@ fn NodeGlyph(p: &NodeProps) -> Html {
             let (class, sign, word, said) = match mark {
                 VoteMark::Granted => ("vote-mark granted", "✓", "granted", tr!(l, "ui.cv.granted")),
                 VoteMark::Refused => ("vote-mark refused", "✕", "refused", tr!(l, "ui.cv.refused")),
-                VoteMark::Pending => ("vote-mark pending", "", "no answer yet", tr!(l, "ui.cv.no_answer")),
+                VoteMark::Pending => (
+                    "vote-mark pending",
+                    "",
+                    "no answer yet",
+                    tr!(l, "ui.cv.no_answer"),
+                ),
             };
-            html! {
-                <g class={class} data-vote-from={node_name(*voter)} data-vote-mark={word}>
-                    <title>{ tr!(l, "ui.cv.vote_of", node = node_name(*voter), answer = said) }</title>
-                    <circle cx={fmt(q.x)} cy={fmt(q.y)} r="8" />
-                    <text x={fmt(q.x)} y={fmt(q.y + 4.5)} text-anchor="middle">{ sign }</text>
-                </g>
-            }
+            el!(
+                "g",
+                "class" = Classes::from(class),
+                "data-vote-from" = node_name(*voter),
+                "data-vote-mark" = word,
+            )
+            .c(el!("title").c(tr!(
+                l,
+                "ui.cv.vote_of",
+                node = node_name(*voter),
+                answer = said
+            )))
+            .c(el!("circle", "cx" = fmt(q.x), "cy" = fmt(q.y), "r" = "8"))
+            .c(el!(
+                "text",
+                "x" = fmt(q.x),
+                "y" = fmt(q.y + 4.5),
+                "text-anchor" = "middle"
+            )
+            .c(sign))
+            .done()
         })
         .collect::<Html>();
     let big = (r * 0.95).clamp(20.0, 40.0);
@@ -563,40 +676,49 @@ fn NodeGlyph(p: &NodeProps) -> Html {
         term = p.term,
         vote = vote
     );
-    html! {
-        <>
-        <g class={class} data-node={node_name(id)} data-role={p.role} data-term={p.term.to_string()}
+    h::frag()
+        .c(html! { <g class={class} data-node={node_name(id)} data-role={p.role} data-term={p.term.to_string()}
             data-status={p.status} data-vote={p.vote.to_string()}
             data-learner={p.learner.to_string()} data-commit={p.commit.to_string()}
             data-last-index={p.last_index.to_string()}
-            role="button" aria-label={name} aria-pressed={p.selected.to_string()} tabindex="0" {onclick} {onkeydown}>
-            <title>{ title }</title>
-            if p.selected {
-                <circle class="sel" cx={cx.clone()} cy={cy.clone()} r={fmt(ring_r + 8.0)} />
-            }
-            { arc }
-            { leader_marks }
-            <circle class="body" cx={cx.clone()} cy={cy.clone()} r={fmt(r)}
-                style={format!("--h:{}", term_hue(p.term))} />
-
-            { cross }
-            <text class="nid" x={cx.clone()} y={fmt(at.y + ring_r + 19.0)} text-anchor="middle">
-                { node_name(id) }<tspan class="nlabel">{ format!(" {}", p.status_label) }</tspan>
-            </text>
-            { " " }
-            <text class="nterm-label" x={cx.clone()} y={fmt(at.y - big * 0.55)} text-anchor="middle">{ tr!(l, "ui.cv.term") }</text>
-            { " " }
-            <text class="nterm" x={cx.clone()} y={fmt(at.y + big * 0.42)} text-anchor="middle"
-                font-size={fmt(big)}>{ p.term.to_string() }</text>
-            { " " }
-            <text class="nvote" x={cx} y={fmt(at.y + ring_r + 34.0)} text-anchor="middle">{ vote }</text>
-        </g>
-        <g class="node-marks" aria-hidden="true">
-            { votes }
-            { badge }
-        </g>
-        </>
-    }
+            role="button" aria-label={name} aria-pressed={p.selected.to_string()} tabindex="0" {onclick} {onkeydown}>{ el!("title")
+    .c(title).done() } if p.selected { { el!("circle", "class" = "sel", "cx" = cx.clone(), "cy" = cy.clone(), "r" = fmt(ring_r + 8.0)).done() } } { arc } { leader_marks } { el!(
+    "circle",
+    "class" = "body",
+    "cx" = cx.clone(),
+    "cy" = cy.clone(),
+    "r" = fmt(r),
+    "style" = format!("--h:{}", term_hue(p.term)),
+).done() } { cross } { el!(
+    "text",
+    "class" = "nid",
+    "x" = cx.clone(),
+    "y" = fmt(at.y + ring_r + 19.0),
+    "text-anchor" = "middle",
+)
+    .c(node_name(id))
+    .c(el!("tspan", "class" = "nlabel")
+        .c(format!(" {}", p.status_label))).done() } { " " } { el!(
+    "text",
+    "class" = "nterm-label",
+    "x" = cx.clone(),
+    "y" = fmt(at.y - big * 0.55),
+    "text-anchor" = "middle",
+)
+    .c(tr!(l, "ui.cv.term")).done() } { " " } { el!(
+    "text",
+    "class" = "nterm",
+    "x" = cx.clone(),
+    "y" = fmt(at.y + big * 0.42),
+    "text-anchor" = "middle",
+    "font-size" = fmt(big),
+)
+    .c(p.term.to_string()).done() } { " " } { el!("text", "class" = "nvote", "x" = cx, "y" = fmt(at.y + ring_r + 34.0), "text-anchor" = "middle")
+    .c(vote).done() }</g> })
+        .c(el!("g", "class" = "node-marks", "aria-hidden" = "true")
+            .c(votes)
+            .c(badge))
+        .done()
 }
 
 #[derive(Clone, Debug, PartialEq, Properties)]
@@ -617,32 +739,62 @@ fn Legend(p: &LegendProps) -> Html {
     let toggle = Callback::from(move |_: MouseEvent| d.emit(Msg::Legend(None)));
     let l = p.lang;
     if !p.shown {
-        return html! {
-            <button class="legend-toggle" onclick={toggle} aria-label={tr!(l, "ui.cv.legend_show")}>{ tr!(l, "ui.cv.legend") }</button>
-        };
+        return el!(
+            "button",
+            "class" = "legend-toggle",
+            "aria-label" = tr!(l, "ui.cv.legend_show")
+        )
+        .on_click(toggle)
+        .c(tr!(l, "ui.cv.legend"))
+        .done();
     }
     let pill = |class: &str, text: &str| {
-        html! { <span class={classes!("lg-msg", class.to_string())}>{ text.to_string() }</span> }
+        el!("span", "class" = classes!("lg-msg", class.to_string()))
+            .c(text.to_string())
+            .done()
     };
-    html! {
-        <div class="legend-box" role="note" aria-label={tr!(l, "ui.cv.legend")}>
-            <button class="legend-close" onclick={toggle} aria-label={tr!(l, "ui.cv.legend_hide")}>{ "✕" }</button>
-            <div class="lg-row">
-                <span class="lg-node leader">{ "♛" }</span>{ tr!(l, "ui.cv.lg_leader") }
-                <span class="lg-node candidate"></span>{ tr!(l, "ui.cv.lg_candidate") }
-                <span class="lg-node follower"></span>{ tr!(l, "ui.cv.lg_follower") }
-            </div>
-            <div class="lg-row"><span class="lg-timer"></span>{ tr!(l, "ui.cv.lg_timer") }</div>
-            <div class="lg-row">
-                { pill("m-pre-vote", "PreVote") }{ pill("m-vote", "Vote") }{ pill("m-append", "App") }{ pill("m-heartbeat", "HB") }
-            </div>
-            <div class="lg-row">
-                { pill("m-snapshot", "Snap") }{ pill("m-timeout-now", "TimeoutNow") }{ pill("m-read-index", "ReadIndex") }
-            </div>
-            <div class="lg-row">{ tr!(l, "ui.cv.lg_reply") }{ pill("m-vote-resp out-granted", "Vote ✓") }{ pill("m-append-resp out-rejected", "App ✕") }</div>
-            <div class="lg-row"><span class="lg-entry solid">{ "3" }</span>{ tr!(l, "ui.cv.lg_committed") }<span class="lg-entry dashed">{ "3" }</span>{ tr!(l, "ui.cv.lg_not_yet") }</div>
-        </div>
-    }
+    el!(
+        "div",
+        "class" = "legend-box",
+        "role" = "note",
+        "aria-label" = tr!(l, "ui.cv.legend")
+    )
+    .c(el!(
+        "button",
+        "class" = "legend-close",
+        "aria-label" = tr!(l, "ui.cv.legend_hide")
+    )
+    .on_click(toggle)
+    .c("✕"))
+    .c(el!("div", "class" = "lg-row")
+        .c(el!("span", "class" = "lg-node leader").c("♛"))
+        .c(tr!(l, "ui.cv.lg_leader"))
+        .c(el!("span", "class" = "lg-node candidate"))
+        .c(tr!(l, "ui.cv.lg_candidate"))
+        .c(el!("span", "class" = "lg-node follower"))
+        .c(tr!(l, "ui.cv.lg_follower")))
+    .c(el!("div", "class" = "lg-row")
+        .c(el!("span", "class" = "lg-timer"))
+        .c(tr!(l, "ui.cv.lg_timer")))
+    .c(el!("div", "class" = "lg-row")
+        .c(pill("m-pre-vote", "PreVote"))
+        .c(pill("m-vote", "Vote"))
+        .c(pill("m-append", "App"))
+        .c(pill("m-heartbeat", "HB")))
+    .c(el!("div", "class" = "lg-row")
+        .c(pill("m-snapshot", "Snap"))
+        .c(pill("m-timeout-now", "TimeoutNow"))
+        .c(pill("m-read-index", "ReadIndex")))
+    .c(el!("div", "class" = "lg-row")
+        .c(tr!(l, "ui.cv.lg_reply"))
+        .c(pill("m-vote-resp out-granted", "Vote ✓"))
+        .c(pill("m-append-resp out-rejected", "App ✕")))
+    .c(el!("div", "class" = "lg-row")
+        .c(el!("span", "class" = "lg-entry solid").c("3"))
+        .c(tr!(l, "ui.cv.lg_committed"))
+        .c(el!("span", "class" = "lg-entry dashed").c("3"))
+        .c(tr!(l, "ui.cv.lg_not_yet")))
+    .done()
 }
 
 /// The status as a CSS-friendly word.

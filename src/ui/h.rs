@@ -164,6 +164,9 @@ impl El {
             mut children,
             key,
         } = *self.0;
+        if tag.is_empty() {
+            return VNode::VList(Rc::new(VList::with_children(children, key)));
+        }
         // One value per key whatever the caller pushed, so yew's diff never indexes past
         // the end.
         values.resize_with(keys.len(), || None);
@@ -191,6 +194,12 @@ impl El {
             children,
         ))
     }
+}
+
+/// A list of nodes with no element around them, as html!'s `<>..</>`.
+#[inline(never)]
+pub fn frag() -> El {
+    El::new("", &[])
 }
 
 impl From<El> for Html {
@@ -230,6 +239,13 @@ impl AttrArg for Option<&'static str> {
     #[inline(always)]
     fn put(self, e: El) -> El {
         e.a_opt_static(self)
+    }
+}
+
+impl AttrArg for AttrValue {
+    #[inline(always)]
+    fn put(self, e: El) -> El {
+        e.put(Some(self))
     }
 }
 
@@ -281,6 +297,13 @@ impl ChildArg for String {
     #[inline(always)]
     fn add(self, e: El) -> El {
         e.text(self)
+    }
+}
+
+impl ChildArg for AttrValue {
+    #[inline(always)]
+    fn add(self, e: El) -> El {
+        e.child(VNode::VText(VText::new(self)))
     }
 }
 

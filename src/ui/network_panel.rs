@@ -1,5 +1,6 @@
 //! The network: partition by choosing groups, cut a link, loss, latency, heal.
 
+use crate::el;
 use yew::prelude::*;
 use yew::TargetCast;
 
@@ -87,16 +88,18 @@ pub fn render(v: &View) -> Html {
                     } else {
                         group_letter((g - 1) as usize).to_string()
                     };
-                    html! {
-                        <label class="radio">
-                            <input type="radio" name={format!("group-n{id}")} checked={chosen == g} onchange={pick}
-                                aria-label={tr!(l, "ui.net.in_group", node = node_name(id), group = label)} />
-                            { label.clone() }
-                        </label>
-                    }
+                    el!("label", "class" = "radio")
+                        .c(html! { <input type="radio" name={format!("group-n{id}")} checked={chosen == g} onchange={pick}
+                                aria-label={tr!(l, "ui.net.in_group", node = node_name(id), group = label)} /> })
+                        .c(label.clone())
+                        .done()
                 })
                 .collect::<Html>();
-            html! { <div class="group-row"><span class="who">{ node_name(id) }</span>{ radios }</div> }
+            el!("div", "class" = "group-row")
+                .c(el!("span", "class" = "who")
+                    .c(node_name(id)))
+                .c(radios)
+                .done()
         })
         .collect::<Html>();
     let part = partition_action(v);
@@ -104,23 +107,41 @@ pub fn render(v: &View) -> Html {
         Some(a) => {
             let title = a.to_scn();
             let title = format!("{title}{}", keys::hint(l, "s"));
-            html! { <button onclick={send(link, Msg::Act(a.clone()))} title={title} aria-label={tr!(l, "ui.net.partition_aria")}>{ tr!(l, "ui.net.partition") }</button> }
+            el!(
+                "button",
+                "title" = title,
+                "aria-label" = tr!(l, "ui.net.partition_aria")
+            )
+            .on_click(send(link, Msg::Act(a.clone())))
+            .c(tr!(l, "ui.net.partition"))
+            .done()
         }
-        None => {
-            html! { <button disabled=true aria-label={tr!(l, "ui.net.partition_aria")} title={tr!(l, "ui.net.partition_hint")}>{ tr!(l, "ui.net.partition") }</button> }
-        }
+        None => el!(
+            "button",
+            "disabled" = true,
+            "aria-label" = tr!(l, "ui.net.partition_aria"),
+            "title" = tr!(l, "ui.net.partition_hint"),
+        )
+        .c(tr!(l, "ui.net.partition"))
+        .done(),
     };
     let cut = match (parse_node(&f.cut_a), parse_node(&f.cut_b)) {
         (Some(a), Some(b)) => Some(Action::Cut(a, b)),
         _ => None,
     };
     let cut_btn = match cut {
-        Some(a) => {
-            html! { <button onclick={send(link, Msg::Act(a.clone()))} aria-label={tr!(l, "ui.net.cut_aria")}>{ tr!(l, "ui.net.cut") }</button> }
-        }
-        None => {
-            html! { <button disabled=true aria-label={tr!(l, "ui.net.cut_aria")} title={tr!(l, "ui.net.cut_hint")}>{ tr!(l, "ui.net.cut") }</button> }
-        }
+        Some(a) => el!("button", "aria-label" = tr!(l, "ui.net.cut_aria"))
+            .on_click(send(link, Msg::Act(a.clone())))
+            .c(tr!(l, "ui.net.cut"))
+            .done(),
+        None => el!(
+            "button",
+            "disabled" = true,
+            "aria-label" = tr!(l, "ui.net.cut_aria"),
+            "title" = tr!(l, "ui.net.cut_hint"),
+        )
+        .c(tr!(l, "ui.net.cut"))
+        .done(),
     };
     let loss_in = link.callback(|e: InputEvent| {
         let i: web_sys::HtmlInputElement = e.target_unchecked_into();
@@ -128,12 +149,18 @@ pub fn render(v: &View) -> Html {
     });
     let loss_val = f.loss.trim().parse::<u32>().ok().filter(|p| *p <= 100);
     let loss_btn = match loss_val {
-        Some(p) => {
-            html! { <button onclick={send(link, Msg::Act(Action::Loss(p)))} aria-label={tr!(l, "ui.net.loss_aria")}>{ tr!(l, "ui.apply") }</button> }
-        }
-        None => {
-            html! { <button disabled=true aria-label={tr!(l, "ui.net.loss_aria")} title={tr!(l, "ui.net.loss_hint")}>{ tr!(l, "ui.apply") }</button> }
-        }
+        Some(p) => el!("button", "aria-label" = tr!(l, "ui.net.loss_aria"))
+            .on_click(send(link, Msg::Act(Action::Loss(p))))
+            .c(tr!(l, "ui.apply"))
+            .done(),
+        None => el!(
+            "button",
+            "disabled" = true,
+            "aria-label" = tr!(l, "ui.net.loss_aria"),
+            "title" = tr!(l, "ui.net.loss_hint"),
+        )
+        .c(tr!(l, "ui.apply"))
+        .done(),
     };
     let lat_min = link.callback(|e: InputEvent| {
         let i: web_sys::HtmlInputElement = e.target_unchecked_into();
@@ -146,39 +173,45 @@ pub fn render(v: &View) -> Html {
     let latency = format!("{}-{}", f.lat_min.trim(), f.lat_max.trim());
     let lat_btn = send(link, Msg::Set("latency", latency.clone()));
     let heal = send(link, Msg::Act(Action::Heal));
-    html! {
-        <div class="network-panel">
-            <p class="net-state" data-network={current(v, Lang::En)}>{ current(v, l) }</p>
-            <fieldset>
-                <legend title={tip(l, "partition")}>{ tr!(l, "ui.net.partition_legend") }</legend>
-                { group_rows }
-                <div class="row">{ part_btn }<button onclick={heal.clone()} title={format!("{}{}", tr!(l, "ui.net.heal_tip"), keys::hint(l, "h"))}>{ tr!(l, "ui.net.heal") }</button></div>
-            </fieldset>
-            <fieldset>
-                <legend title={tip(l, "cut link")}>{ tr!(l, "ui.net.cut_legend") }</legend>
-                <div class="row">
-                    { node_select(v, Field::CutA, &f.cut_a, tr!(l, "ui.net.end_a"), "—", "") }
-                    { "—" }
-                    { node_select(v, Field::CutB, &f.cut_b, tr!(l, "ui.net.end_b"), "—", "") }
-                    { cut_btn }
-                </div>
-            </fieldset>
-            <fieldset>
-                <legend title={tip(l, "loss")}>{ tr!(l, "ui.net.loss_legend") }</legend>
-                <div class="row">
-                    <input class="num" type="number" min="0" max="100" value={f.loss.clone()} oninput={loss_in} aria-label={tr!(l, "ui.net.loss_percent")} />
-                    { "% " }{ loss_btn }
-                </div>
-            </fieldset>
-            <fieldset>
-                <legend title={tip(l, "latency")}>{ tr!(l, "ui.net.latency_legend") }</legend>
-                <div class="row">
-                    <input class="num" type="number" min="0" value={f.lat_min.clone()} oninput={lat_min} aria-label={tr!(l, "ui.net.lat_min")} />
-                    { tr!(l, "ui.net.to") }
-                    <input class="num" type="number" min="0" value={f.lat_max.clone()} oninput={lat_max} aria-label={tr!(l, "ui.net.lat_max")} />
-                    <button onclick={lat_btn} aria-label={tr!(l, "ui.net.lat_aria")}>{ tr!(l, "ui.apply") }</button>
-                </div>
-            </fieldset>
-        </div>
-    }
+    el!("div", "class" = "network-panel")
+        .c(el!("p", "class" = "net-state", "data-network" = current(v, Lang::En))
+            .c(current(v, l)))
+        .c(el!("fieldset")
+            .c(el!("legend", "title" = tip(l, "partition"))
+                .c(tr!(l, "ui.net.partition_legend")))
+            .c(group_rows)
+            .c(el!("div", "class" = "row")
+                .c(part_btn)
+                .c(el!(
+                    "button",
+                    "title" = format!("{}{}", tr!(l, "ui.net.heal_tip"), keys::hint(l, "h")),
+                )
+                    .on_click(heal.clone())
+                    .c(tr!(l, "ui.net.heal")))))
+        .c(el!("fieldset")
+            .c(el!("legend", "title" = tip(l, "cut link"))
+                .c(tr!(l, "ui.net.cut_legend")))
+            .c(el!("div", "class" = "row")
+                .c(node_select(v, Field::CutA, &f.cut_a, tr!(l, "ui.net.end_a"), "—", ""))
+                .c("—")
+                .c(node_select(v, Field::CutB, &f.cut_b, tr!(l, "ui.net.end_b"), "—", ""))
+                .c(cut_btn)))
+        .c(el!("fieldset")
+            .c(el!("legend", "title" = tip(l, "loss"))
+                .c(tr!(l, "ui.net.loss_legend")))
+            .c(el!("div", "class" = "row")
+                .c(html! { <input class="num" type="number" min="0" max="100" value={f.loss.clone()} oninput={loss_in} aria-label={tr!(l, "ui.net.loss_percent")} /> })
+                .c("% ")
+                .c(loss_btn)))
+        .c(el!("fieldset")
+            .c(el!("legend", "title" = tip(l, "latency"))
+                .c(tr!(l, "ui.net.latency_legend")))
+            .c(el!("div", "class" = "row")
+                .c(html! { <input class="num" type="number" min="0" value={f.lat_min.clone()} oninput={lat_min} aria-label={tr!(l, "ui.net.lat_min")} /> })
+                .c(tr!(l, "ui.net.to"))
+                .c(html! { <input class="num" type="number" min="0" value={f.lat_max.clone()} oninput={lat_max} aria-label={tr!(l, "ui.net.lat_max")} /> })
+                .c(el!("button", "aria-label" = tr!(l, "ui.net.lat_aria"))
+                    .on_click(lat_btn)
+                    .c(tr!(l, "ui.apply")))))
+        .done()
 }

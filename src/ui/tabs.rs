@@ -1,6 +1,7 @@
 //! The right-hand panel's tabs: node, network, membership, client, scenario, export/share,
 //! explore.
 
+use crate::el;
 use yew::prelude::*;
 
 use super::app::{Msg, Tab, View};
@@ -36,10 +37,16 @@ pub fn render(v: &View) -> Html {
             let t = *t;
             let on = v.ui.tab == t;
             let onclick = send(v.link, Msg::Tab(t));
-            html! {
-                <button role="tab" class={classes!("tab", on.then_some("on"))} aria-selected={on.to_string()}
-                    {onclick} data-tab={name.to_ascii_lowercase()}>{ crate::i18n::text(v.ui.lang, key) }</button>
-            }
+            el!(
+                "button",
+                "role" = "tab",
+                "class" = classes!("tab", on.then_some("on")),
+                "aria-selected" = on.to_string(),
+                "data-tab" = name.to_ascii_lowercase(),
+            )
+            .on_click(onclick)
+            .c(crate::i18n::text(v.ui.lang, key))
+            .done()
         })
         .collect::<Html>();
     let body = match v.ui.tab {
@@ -51,10 +58,19 @@ pub fn render(v: &View) -> Html {
         Tab::Share => share_panel::render(v),
         Tab::Explore => explore_panel::render(v),
     };
-    html! {
-        <section class="tabs panel" aria-label={crate::tr!(v.ui.lang, "ui.tab.aria")}>
-            <div class="tab-bar" role="tablist">{ bar }</div>
-            <div class="tab-body" role="tabpanel" tabindex="0" aria-label={tab_name(v.ui.lang, v.ui.tab)}>{ body }</div>
-        </section>
-    }
+    el!(
+        "section",
+        "class" = "tabs panel",
+        "aria-label" = crate::tr!(v.ui.lang, "ui.tab.aria")
+    )
+    .c(el!("div", "class" = "tab-bar", "role" = "tablist").c(bar))
+    .c(el!(
+        "div",
+        "class" = "tab-body",
+        "role" = "tabpanel",
+        "tabindex" = "0",
+        "aria-label" = tab_name(v.ui.lang, v.ui.tab),
+    )
+    .c(body))
+    .done()
 }

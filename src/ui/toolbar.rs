@@ -2,6 +2,8 @@
 //! clock, and folded under "cluster": reset with N nodes and a seed and the protocol switches
 //! (recorded as `set` actions); the invariants badge, theme and help.
 
+use super::h;
+use crate::el;
 use yew::prelude::*;
 use yew::TargetCast;
 
@@ -38,7 +40,7 @@ fn pace_options(l: Lang, current: Pace) -> Html {
             html! { <option value={crate::sim::decimal::shortest(*s)} selected={on}>{ speed_label(l, *s) }</option> }
         })
         .collect::<Html>();
-    html! { <>{ teach }{ fixed }</> }
+    h::frag().c(teach).c(fixed).done()
 }
 
 fn switch(v: &View, name: &'static str, label: &'static str, on: bool, concept: &str) -> Html {
@@ -46,12 +48,10 @@ fn switch(v: &View, name: &'static str, label: &'static str, on: bool, concept: 
         let input: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::Set(name, if input.checked() { "on" } else { "off" }.to_string())
     });
-    html! {
-        <label class="switch" title={tip(v.ui.lang, concept).to_string()}>
-            <input type="checkbox" checked={on} {onchange} aria-label={label} data-option={name} />
-            { label }
-        </label>
-    }
+    el!("label", "class" = "switch", "title" = tip(v.ui.lang, concept).to_string())
+        .c(html! { <input type="checkbox" checked={on} {onchange} aria-label={label} data-option={name} /> })
+        .c(label)
+        .done()
 }
 
 /// The etcd release select and the request timeout, both applied as `set` actions: a release
@@ -81,18 +81,14 @@ fn etcd_fields(v: &View) -> Html {
         .into_iter()
         .map(|ms| html! { <option value={ms.to_string()} selected={o.request_timeout == ms}>{ secs(ms) }</option> })
         .collect::<Html>();
-    html! {
-        <div class="row">
-            <label class="field" title={tr!(l, "ui.tb.etcd_tip")}>
-                { "etcd " }
-                <select onchange={pick("etcd")} aria-label={tr!(l, "ui.tb.etcd_aria")} data-option="etcd">{ releases }</select>
-            </label>
-            <label class="field" title={tr!(l, "ui.tb.timeout_tip")}>
-                { tr!(l, "ui.tb.timeout") }
-                <select onchange={pick("request-timeout")} aria-label={tr!(l, "ui.tb.timeout_aria")} data-option="request-timeout">{ waits }</select>
-            </label>
-        </div>
-    }
+    el!("div", "class" = "row")
+        .c(el!("label", "class" = "field", "title" = tr!(l, "ui.tb.etcd_tip"))
+            .c("etcd ")
+            .c(html! { <select onchange={pick("etcd")} aria-label={tr!(l, "ui.tb.etcd_aria")} data-option="etcd">{ releases }</select> }))
+        .c(el!("label", "class" = "field", "title" = tr!(l, "ui.tb.timeout_tip"))
+            .c(tr!(l, "ui.tb.timeout"))
+            .c(html! { <select onchange={pick("request-timeout")} aria-label={tr!(l, "ui.tb.timeout_aria")} data-option="request-timeout">{ waits }</select> }))
+        .done()
 }
 
 /// The toolbar. Its controls are kept between frames (see `memo`): while the clock runs, only
@@ -106,18 +102,29 @@ pub fn render(v: &View) -> Html {
         v.generation,
         (v.running(), format!("{o:?}"), sim.violations.len()),
     );
-    html! {
-        <header class="toolbar" role="toolbar" aria-label={tr!(l, "ui.tb.aria")}>
-            <h1 class="brand" title={tr!(l, "ui.tb.brand_tip")}>{ "raftlab" }</h1>
-            <div class="group">
-                { v.memos.panel(Slot::ToolbarPlay, stamp, || play_controls(v)) }
-                <span class="clock" title={tr!(l, "ui.tb.clock_tip")}>
-                    { tr!(l, "ui.tb.clock", time = secs(sim.now), tick = sim.now / 100) }
-                </span>
-            </div>
-            { v.memos.panel(Slot::ToolbarOptions, stamp, || options_and_end(v)) }
-        </header>
-    }
+    el!(
+        "header",
+        "class" = "toolbar",
+        "role" = "toolbar",
+        "aria-label" = tr!(l, "ui.tb.aria")
+    )
+    .c(el!("h1", "class" = "brand", "title" = tr!(l, "ui.tb.brand_tip")).c("raftlab"))
+    .c(el!("div", "class" = "group")
+        .c(v.memos.panel(Slot::ToolbarPlay, stamp, || play_controls(v)))
+        .c(el!(
+            "span",
+            "class" = "clock",
+            "title" = tr!(l, "ui.tb.clock_tip")
+        )
+        .c(tr!(
+            l,
+            "ui.tb.clock",
+            time = secs(sim.now),
+            tick = sim.now / 100
+        ))))
+    .c(v.memos
+        .panel(Slot::ToolbarOptions, stamp, || options_and_end(v)))
+    .done()
 }
 
 /// Play / pause, the pace and the fast button.
@@ -140,23 +147,29 @@ fn play_controls(v: &View) -> Html {
         Msg::Pace(if teach { Pace::Fixed(5.0) } else { Pace::Teach }),
     );
     let running = v.running();
-    html! {
-        <>
-            <button class={classes!("play", running.then_some("on"))} onclick={play}
-                aria-label={if running { tr!(l, "ui.tb.pause_aria") } else { tr!(l, "ui.tb.play_aria") }} data-playing={running.to_string()}
-                title={tr!(l, "ui.tb.play_tip")}>
-                { if running { tr!(l, "ui.tb.pause") } else { tr!(l, "ui.tb.play") } }
-            </button>
-            <label class="field">
-                <span class="wide-only">{ tr!(l, "ui.tb.speed") }</span>
-                <select onchange={speed} aria-label={tr!(l, "ui.tb.speed_aria")}>{ options }</select>
-            </label>
-            <button class="fast" onclick={fast} aria-label={if teach { tr!(l, "ui.tb.fast_aria") } else { tr!(l, "ui.tb.slow_aria") }}
-                title={if teach { tr!(l, "ui.tb.fast_tip") } else { tr!(l, "ui.tb.back_teach_tip") }}>
-                { if teach { tr!(l, "ui.tb.fast") } else { tr!(l, "ui.tb.slow_btn") } }
-            </button>
-        </>
-    }
+    h::frag()
+        .c(el!(
+            "button",
+            "class" = classes!("play", running.then_some("on")),
+            "aria-label" = if running { tr!(l, "ui.tb.pause_aria") } else { tr!(l, "ui.tb.play_aria") },
+            "data-playing" = running.to_string(),
+            "title" = tr!(l, "ui.tb.play_tip"),
+        )
+            .on_click(play)
+            .c(if running { tr!(l, "ui.tb.pause") } else { tr!(l, "ui.tb.play") }))
+        .c(el!("label", "class" = "field")
+            .c(el!("span", "class" = "wide-only")
+                .c(tr!(l, "ui.tb.speed")))
+            .c(html! { <select onchange={speed} aria-label={tr!(l, "ui.tb.speed_aria")}>{ options }</select> }))
+        .c(el!(
+            "button",
+            "class" = "fast",
+            "aria-label" = if teach { tr!(l, "ui.tb.fast_aria") } else { tr!(l, "ui.tb.slow_aria") },
+            "title" = if teach { tr!(l, "ui.tb.fast_tip") } else { tr!(l, "ui.tb.back_teach_tip") },
+        )
+            .on_click(fast)
+            .c(if teach { tr!(l, "ui.tb.fast") } else { tr!(l, "ui.tb.slow_btn") }))
+        .done()
 }
 
 /// The folded cluster options, then the invariants badge, theme, language and help.
@@ -196,42 +209,48 @@ fn options_and_end(v: &View) -> Html {
         Theme::Dark => tr!(l, "ui.tb.theme_dark"),
     };
     let o = &sim.opts;
-    html! {
-        <>
-            <details class="group options">
-                <summary aria-label={tr!(l, "ui.tb.options_aria")}>{ tr!(l, "ui.tb.options") }</summary>
-                <div class="switches">
-                    <div class="row">
-                        <label class="field">
-                            { tr!(l, "ui.tb.nodes") }
-                            <select onchange={set_n} aria-label={tr!(l, "ui.tb.nodes_aria")}>{ n_opts }</select>
-                        </label>
-                        <label class="field">
-                            { tr!(l, "ui.tb.seed") }
-                            <input class="num" type="number" min="0" value={ui.forms.reset_seed.clone()} oninput={set_seed} aria-label={tr!(l, "ui.tb.seed_aria")} />
-                        </label>
-                        <button onclick={reset} aria-label={tr!(l, "ui.tb.reset_aria")} title={tr!(l, "ui.tb.reset_tip")}>{ tr!(l, "ui.tb.reset") }</button>
-                    </div>
-                    { etcd_fields(v) }
-                    { switch(v, "prevote", tr!(l, "ui.tb.prevote"), o.prevote, "pre-vote") }
-                    { switch(v, "checkquorum", tr!(l, "ui.tb.checkquorum"), o.checkquorum, "check-quorum") }
-                    { switch(v, "strict-reconfig", tr!(l, "ui.tb.strict"), o.strict_reconfig, "strict reconfig") }
-                    { switch(v, "unsafe-commit", tr!(l, "ui.tb.unsafe"), o.unsafe_commit, "unsafe commit") }
-                    <label class="field" title={tip(l, "learner-ready")}>
-                        { tr!(l, "ui.tb.learner_ready") }
-                        <input class="num" type="number" min="0" max="100"
+    h::frag()
+        .c(el!("details", "class" = "group options")
+            .c(el!("summary", "aria-label" = tr!(l, "ui.tb.options_aria"))
+                .c(tr!(l, "ui.tb.options")))
+            .c(el!("div", "class" = "switches")
+                .c(el!("div", "class" = "row")
+                    .c(el!("label", "class" = "field")
+                        .c(tr!(l, "ui.tb.nodes"))
+                        .c(html! { <select onchange={set_n} aria-label={tr!(l, "ui.tb.nodes_aria")}>{ n_opts }</select> }))
+                    .c(el!("label", "class" = "field")
+                        .c(tr!(l, "ui.tb.seed"))
+                        .c(html! { <input class="num" type="number" min="0" value={ui.forms.reset_seed.clone()} oninput={set_seed} aria-label={tr!(l, "ui.tb.seed_aria")} /> }))
+                    .c(el!(
+                        "button",
+                        "aria-label" = tr!(l, "ui.tb.reset_aria"),
+                        "title" = tr!(l, "ui.tb.reset_tip"),
+                    )
+                        .on_click(reset)
+                        .c(tr!(l, "ui.tb.reset"))))
+                .c(etcd_fields(v))
+                .c(switch(v, "prevote", tr!(l, "ui.tb.prevote"), o.prevote, "pre-vote"))
+                .c(switch(v, "checkquorum", tr!(l, "ui.tb.checkquorum"), o.checkquorum, "check-quorum"))
+                .c(switch(v, "strict-reconfig", tr!(l, "ui.tb.strict"), o.strict_reconfig, "strict reconfig"))
+                .c(switch(v, "unsafe-commit", tr!(l, "ui.tb.unsafe"), o.unsafe_commit, "unsafe commit"))
+                .c(el!("label", "class" = "field", "title" = tip(l, "learner-ready"))
+                    .c(tr!(l, "ui.tb.learner_ready"))
+                    .c(html! { <input class="num" type="number" min="0" max="100"
                             value={ui.forms.learner_ready.clone().unwrap_or_else(|| o.learner_ready.to_string())}
-                            oninput={learner_typing} onchange={learner_ready} aria-label={tr!(l, "ui.tb.learner_ready_aria")} />
-                        { "%" }
-                    </label>
-                </div>
-            </details>
-            <div class="group end">
-                { event_log::badge(v) }
-                <button onclick={theme} aria-label={theme_label} title={theme_label}>{ "◐" }</button>
-                { super::lang_pref::switch(v) }
-                <button onclick={help} aria-label={tr!(l, "ui.tb.help_aria")} title={tr!(l, "ui.tb.help_tip")}>{ "?" }</button>
-            </div>
-        </>
-    }
+                            oninput={learner_typing} onchange={learner_ready} aria-label={tr!(l, "ui.tb.learner_ready_aria")} /> })
+                    .c("%"))))
+        .c(el!("div", "class" = "group end")
+            .c(event_log::badge(v))
+            .c(el!("button", "aria-label" = theme_label, "title" = theme_label)
+                .on_click(theme)
+                .c("◐"))
+            .c(super::lang_pref::switch(v))
+            .c(el!(
+                "button",
+                "aria-label" = tr!(l, "ui.tb.help_aria"),
+                "title" = tr!(l, "ui.tb.help_tip"),
+            )
+                .on_click(help)
+                .c("?")))
+        .done()
 }
