@@ -21,7 +21,15 @@ fn input(v: &View, field: Field, value: &str, label: &str) -> Html {
         let i: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::Field(field, i.value())
     });
-    html! { <input type="text" size="6" value={value.to_string()} {oninput} aria-label={label.to_string()} /> }
+    el!(
+        "input",
+        "type" = "text",
+        "size" = "6",
+        "aria-label" = label.to_string()
+    )
+    .on_input(oninput)
+    .value(value.to_string())
+    .done()
 }
 
 /// The write the form describes.
@@ -66,47 +74,95 @@ pub fn render(v: &View) -> Html {
         .collect::<Html>();
     el!("div", "class" = "client-panel")
         .c(el!("fieldset")
-            .c(el!("legend", "title" = tip(l, "commit"))
-                .c(tr!(l, "ui.cli.write")))
+            .c(el!("legend", "title" = tip(l, "commit")).c(tr!(l, "ui.cli.write")))
             .c(el!("div", "class" = "row wrap")
-                .c(input(v, Field::PutKey, &f.put_key, tr!(l, "ui.cli.key_to_write")))
+                .c(input(
+                    v,
+                    Field::PutKey,
+                    &f.put_key,
+                    tr!(l, "ui.cli.key_to_write"),
+                ))
                 .c("=")
-                .c(input(v, Field::PutValue, &f.put_value, tr!(l, "ui.cli.value_to_write")))
-                .c(node_select(v, Field::PutVia, &f.put_via, tr!(l, "ui.cli.write_goes_to"), tr!(l, "ui.cli.to_leader"), tr!(l, "ui.cli.via")))
+                .c(input(
+                    v,
+                    Field::PutValue,
+                    &f.put_value,
+                    tr!(l, "ui.cli.value_to_write"),
+                ))
+                .c(node_select(
+                    v,
+                    Field::PutVia,
+                    &f.put_via,
+                    tr!(l, "ui.cli.write_goes_to"),
+                    tr!(l, "ui.cli.to_leader"),
+                    tr!(l, "ui.cli.via"),
+                ))
                 .c(el!(
                     "button",
                     "class" = "primary",
                     "aria-label" = tr!(l, "ui.cli.propose_aria"),
                     "title" = format!("{put_etcd}{}", keys::hint(l, "w")),
                 )
-                    .on_click(put_btn)
-                    .c(tr!(l, "ui.cli.propose"))))
-            .c(el!("code", "class" = "etcdctl preview")
-                .c(put_etcd)))
+                .on_click(put_btn)
+                .c(tr!(l, "ui.cli.propose"))))
+            .c(el!("code", "class" = "etcdctl preview").c(put_etcd)))
         .c(el!("fieldset")
-            .c(el!("legend")
-                .c(tr!(l, "ui.cli.read")))
+            .c(el!("legend").c(tr!(l, "ui.cli.read")))
             .c(el!("div", "class" = "row wrap")
-                .c(input(v, Field::ReadKey, &f.read_key, tr!(l, "ui.cli.key_to_read")))
-                .c(node_select(v, Field::ReadVia, &f.read_via, tr!(l, "ui.cli.read_from"), tr!(l, "ui.cli.to_leader"), tr!(l, "ui.cli.via")))
-                .c(el!("label", "class" = "radio", "title" = tip(l, "linearizable read"))
-                    .c(html! { <input type="radio" name="read-mode" checked={f.read_linearizable} onchange={lin} aria-label={tr!(l, "ui.cli.linearizable")} /> })
-                    .c(tr!(l, "ui.cli.linearizable")))
-                .c(el!("label", "class" = "radio", "title" = tip(l, "serializable read"))
-                    .c(html! { <input type="radio" name="read-mode" checked={!f.read_linearizable} onchange={ser} aria-label={tr!(l, "ui.cli.serializable")} /> })
-                    .c(tr!(l, "ui.cli.serializable")))
+                .c(input(
+                    v,
+                    Field::ReadKey,
+                    &f.read_key,
+                    tr!(l, "ui.cli.key_to_read"),
+                ))
+                .c(node_select(
+                    v,
+                    Field::ReadVia,
+                    &f.read_via,
+                    tr!(l, "ui.cli.read_from"),
+                    tr!(l, "ui.cli.to_leader"),
+                    tr!(l, "ui.cli.via"),
+                ))
+                .c(el!(
+                    "label",
+                    "class" = "radio",
+                    "title" = tip(l, "linearizable read")
+                )
+                .c(el!(
+                    "input",
+                    "type" = "radio",
+                    "name" = "read-mode",
+                    "aria-label" = tr!(l, "ui.cli.linearizable"),
+                )
+                .on_change(lin)
+                .checked(f.read_linearizable)
+                .done())
+                .c(tr!(l, "ui.cli.linearizable")))
+                .c(el!(
+                    "label",
+                    "class" = "radio",
+                    "title" = tip(l, "serializable read")
+                )
+                .c(el!(
+                    "input",
+                    "type" = "radio",
+                    "name" = "read-mode",
+                    "aria-label" = tr!(l, "ui.cli.serializable"),
+                )
+                .on_change(ser)
+                .checked(!f.read_linearizable)
+                .done())
+                .c(tr!(l, "ui.cli.serializable")))
                 .c(el!(
                     "button",
                     "class" = "primary",
                     "aria-label" = tr!(l, "ui.cli.read_aria"),
                     "title" = read_etcd.clone(),
                 )
-                    .on_click(read_btn)
-                    .c(tr!(l, "ui.cli.read"))))
-            .c(el!("code", "class" = "etcdctl preview")
-                .c(read_etcd)))
-        .c(el!("h3")
-            .c(tr!(l, "ui.cli.requests")))
+                .on_click(read_btn)
+                .c(tr!(l, "ui.cli.read"))))
+            .c(el!("code", "class" = "etcdctl preview").c(read_etcd)))
+        .c(el!("h3").c(tr!(l, "ui.cli.requests")))
         .c(if v.sim.requests.is_empty() {
             el!("p", "class" = "hint")
                 .c(tr!(l, "ui.cli.no_requests"))
@@ -114,7 +170,6 @@ pub fn render(v: &View) -> Html {
         } else {
             Html::default()
         })
-        .c(el!("ul", "class" = "requests", "data-requests" = "")
-            .c(recent))
+        .c(el!("ul", "class" = "requests", "data-requests" = "").c(recent))
         .done()
 }

@@ -677,44 +677,91 @@ fn NodeGlyph(p: &NodeProps) -> Html {
         vote = vote
     );
     h::frag()
-        .c(html! { <g class={class} data-node={node_name(id)} data-role={p.role} data-term={p.term.to_string()}
-            data-status={p.status} data-vote={p.vote.to_string()}
-            data-learner={p.learner.to_string()} data-commit={p.commit.to_string()}
-            data-last-index={p.last_index.to_string()}
-            role="button" aria-label={name} aria-pressed={p.selected.to_string()} tabindex="0" {onclick} {onkeydown}>{ el!("title")
-    .c(title).done() } if p.selected { { el!("circle", "class" = "sel", "cx" = cx.clone(), "cy" = cy.clone(), "r" = fmt(ring_r + 8.0)).done() } } { arc } { leader_marks } { el!(
-    "circle",
-    "class" = "body",
-    "cx" = cx.clone(),
-    "cy" = cy.clone(),
-    "r" = fmt(r),
-    "style" = format!("--h:{}", term_hue(p.term)),
-).done() } { cross } { el!(
-    "text",
-    "class" = "nid",
-    "x" = cx.clone(),
-    "y" = fmt(at.y + ring_r + 19.0),
-    "text-anchor" = "middle",
-)
-    .c(node_name(id))
-    .c(el!("tspan", "class" = "nlabel")
-        .c(format!(" {}", p.status_label))).done() } { " " } { el!(
-    "text",
-    "class" = "nterm-label",
-    "x" = cx.clone(),
-    "y" = fmt(at.y - big * 0.55),
-    "text-anchor" = "middle",
-)
-    .c(tr!(l, "ui.cv.term")).done() } { " " } { el!(
-    "text",
-    "class" = "nterm",
-    "x" = cx.clone(),
-    "y" = fmt(at.y + big * 0.42),
-    "text-anchor" = "middle",
-    "font-size" = fmt(big),
-)
-    .c(p.term.to_string()).done() } { " " } { el!("text", "class" = "nvote", "x" = cx, "y" = fmt(at.y + ring_r + 34.0), "text-anchor" = "middle")
-    .c(vote).done() }</g> })
+        .c(el!(
+            "g",
+            "class" = class,
+            "data-node" = node_name(id),
+            "data-role" = p.role,
+            "data-term" = p.term.to_string(),
+            "data-status" = p.status,
+            "data-vote" = p.vote.to_string(),
+            "data-learner" = p.learner.to_string(),
+            "data-commit" = p.commit.to_string(),
+            "data-last-index" = p.last_index.to_string(),
+            "role" = "button",
+            "aria-label" = name,
+            "aria-pressed" = p.selected.to_string(),
+            "tabindex" = "0",
+        )
+        .on_click(onclick)
+        .on_keydown(onkeydown)
+        .c(el!("title").c(title).done())
+        .c(if p.selected {
+            el!(
+                "circle",
+                "class" = "sel",
+                "cx" = cx.clone(),
+                "cy" = cy.clone(),
+                "r" = fmt(ring_r + 8.0)
+            )
+            .done()
+        } else {
+            Html::default()
+        })
+        .c(arc)
+        .c(leader_marks)
+        .c(el!(
+            "circle",
+            "class" = "body",
+            "cx" = cx.clone(),
+            "cy" = cy.clone(),
+            "r" = fmt(r),
+            "style" = format!("--h:{}", term_hue(p.term)),
+        )
+        .done())
+        .c(cross)
+        .c(el!(
+            "text",
+            "class" = "nid",
+            "x" = cx.clone(),
+            "y" = fmt(at.y + ring_r + 19.0),
+            "text-anchor" = "middle",
+        )
+        .c(node_name(id))
+        .c(el!("tspan", "class" = "nlabel").c(format!(" {}", p.status_label)))
+        .done())
+        .c(" ")
+        .c(el!(
+            "text",
+            "class" = "nterm-label",
+            "x" = cx.clone(),
+            "y" = fmt(at.y - big * 0.55),
+            "text-anchor" = "middle",
+        )
+        .c(tr!(l, "ui.cv.term"))
+        .done())
+        .c(" ")
+        .c(el!(
+            "text",
+            "class" = "nterm",
+            "x" = cx.clone(),
+            "y" = fmt(at.y + big * 0.42),
+            "text-anchor" = "middle",
+            "font-size" = fmt(big),
+        )
+        .c(p.term.to_string())
+        .done())
+        .c(" ")
+        .c(el!(
+            "text",
+            "class" = "nvote",
+            "x" = cx,
+            "y" = fmt(at.y + ring_r + 34.0),
+            "text-anchor" = "middle"
+        )
+        .c(vote)
+        .done())
+        .done())
         .c(el!("g", "class" = "node-marks", "aria-hidden" = "true")
             .c(votes)
             .c(badge))

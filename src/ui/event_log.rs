@@ -106,10 +106,20 @@ pub fn render(v: &View) -> Html {
             let k = *k;
             let on = !hidden.contains(&k);
             let onchange = send(v.link, Msg::ToggleKind(k));
-            el!("label", "class" = classes!("chip", format!("k-{}", k.name())))
-                .c(html! { <input type="checkbox" checked={on} {onchange} aria-label={tr!(l, "ui.ev.show_kind", kind = k.label(l))} /> })
-                .c(k.label(l))
-                .done()
+            el!(
+                "label",
+                "class" = classes!("chip", format!("k-{}", k.name()))
+            )
+            .c(el!(
+                "input",
+                "type" = "checkbox",
+                "aria-label" = tr!(l, "ui.ev.show_kind", kind = k.label(l)),
+            )
+            .on_change(onchange)
+            .checked(on)
+            .done())
+            .c(k.label(l))
+            .done()
         })
         .collect::<Html>();
     let events: Vec<Event> = v

@@ -233,11 +233,23 @@ fn field(v: &View, f: ExField, value: &str, label: &str, mode: &str, extra: Html
         Msg::Explore(ExploreMsg::Field(f, i.value()))
     });
     let name = format!("{f:?}").to_lowercase();
-    el!("label", "class" = classes!("field", (mode == "text").then_some("block")))
-        .c(label.to_string())
-        .c(html! { <input type="text" inputmode={mode.to_string()} value={value.to_string()} {oninput} data-explore-field={name} disabled={v.ui.explore.busy()} /> })
-        .c(extra)
-        .done()
+    el!(
+        "label",
+        "class" = classes!("field", (mode == "text").then_some("block"))
+    )
+    .c(label.to_string())
+    .c(el!(
+        "input",
+        "type" = "text",
+        "inputmode" = mode.to_string(),
+        "data-explore-field" = name,
+        "disabled" = v.ui.explore.busy(),
+    )
+    .on_input(oninput)
+    .value(value.to_string())
+    .done())
+    .c(extra)
+    .done()
 }
 
 fn status(v: &View) -> Html {
@@ -313,19 +325,23 @@ fn status(v: &View) -> Html {
         Status::Nothing { .. } => "nothing",
         Status::Stopped { .. } => "stopped",
     };
-    let found = match &e.status {
-        Status::Found { found, scn, .. } => {
-            let link = v.link;
-            let steps = found
-                .steps
-                .iter()
-                .map(|s| el!("li").c(el!("code").c(s.clone())).done())
-                .collect::<Html>();
-            el!("div", "class" = "explore-hit", "data-explore-hit" = found.kind.name())
+    let found =
+        match &e.status {
+            Status::Found { found, scn, .. } => {
+                let link = v.link;
+                let steps = found
+                    .steps
+                    .iter()
+                    .map(|s| el!("li").c(el!("code").c(s.clone())).done())
+                    .collect::<Html>();
+                el!(
+                    "div",
+                    "class" = "explore-hit",
+                    "data-explore-hit" = found.kind.name()
+                )
                 .c(el!("p", "class" = "verbatim", "data-explore-detail" = "")
                     .c(found.detail.render(l)))
-                .c(el!("ol", "class" = "explore-steps")
-                    .c(steps))
+                .c(el!("ol", "class" = "explore-steps").c(steps))
                 .c(if let Some(c) = &found.check {
                     el!("p", "class" = "hint")
                         .c(tr!(l, "ui.explore.expect", check = c))
@@ -346,20 +362,31 @@ fn status(v: &View) -> Html {
                 .c(if let Some(url) = &e.share_link {
                     el!("label", "class" = "field block")
                         .c(tr!(l, "ui.explore.link_label"))
-                        .c(html! { <input type="text" readonly=true value={url.clone()} data-explore-link="" /> })
+                        .c(el!(
+                            "input",
+                            "type" = "text",
+                            "readonly" = true,
+                            "data-explore-link" = ""
+                        )
+                        .value(url.clone())
+                        .done())
                         .done()
                 } else {
                     Html::default()
                 })
                 .c(el!("details")
-                    .c(el!("summary")
-                        .c(tr!(l, "ui.explore.as_scenario")))
-                    .c(el!("pre", "class" = "scn-preview", "tabindex" = "0", "data-explore-scn" = "")
-                        .c(scn.clone())))
+                    .c(el!("summary").c(tr!(l, "ui.explore.as_scenario")))
+                    .c(el!(
+                        "pre",
+                        "class" = "scn-preview",
+                        "tabindex" = "0",
+                        "data-explore-scn" = ""
+                    )
+                    .c(scn.clone())))
                 .done()
-        }
-        _ => html! {},
-    };
+            }
+            _ => html! {},
+        };
     h::frag()
         .c(el!(
             "p",
@@ -387,8 +414,15 @@ pub fn render(v: &View) -> Html {
             let f = *f;
             let on = e.allow.contains(&f);
             el!("label", "class" = "check")
-                .c(html! { <input type="checkbox" checked={on} disabled={busy} data-explore-allow={f.name()}
-                        onchange={send(link, Msg::Explore(ExploreMsg::Allow(f)))} /> })
+                .c(el!(
+                    "input",
+                    "type" = "checkbox",
+                    "disabled" = busy,
+                    "data-explore-allow" = f.name(),
+                )
+                .on_change(send(link, Msg::Explore(ExploreMsg::Allow(f))))
+                .checked(on)
+                .done())
                 .c(crate::i18n::text(l, key))
                 .done()
         })
@@ -399,8 +433,15 @@ pub fn render(v: &View) -> Html {
             let k = *k;
             let on = e.check.contains(&k);
             el!("label", "class" = "check")
-                .c(html! { <input type="checkbox" checked={on} disabled={busy} data-explore-check={k.name()}
-                        onchange={send(link, Msg::Explore(ExploreMsg::Check(k)))} /> })
+                .c(el!(
+                    "input",
+                    "type" = "checkbox",
+                    "disabled" = busy,
+                    "data-explore-check" = k.name(),
+                )
+                .on_change(send(link, Msg::Explore(ExploreMsg::Check(k))))
+                .checked(on)
+                .done())
                 .c(crate::i18n::text(l, key))
                 .done()
         })
@@ -410,60 +451,109 @@ pub fn render(v: &View) -> Html {
     let scn = send(link, Msg::Explore(ExploreMsg::FromScenario(true)));
     let lesson_name = v.scenario.map(|s| s.name.clone()).unwrap_or_default();
     el!("div", "class" = "explore-panel", "data-explore" = "")
-        .c(el!("p", "class" = "hint")
-            .c(tr!(l, "ui.explore.intro")))
+        .c(el!("p", "class" = "hint").c(tr!(l, "ui.explore.intro")))
         .c(el!("fieldset")
-            .c(el!("legend")
-                .c(tr!(l, "ui.explore.from")))
+            .c(el!("legend").c(tr!(l, "ui.explore.from")))
             .c(el!("label", "class" = "radio")
-                .c(html! { <input type="radio" name="explore-from" checked={!e.from_scenario || !has_scenario} onchange={now} disabled={busy} data-explore-from="now" /> })
+                .c(el!(
+                    "input",
+                    "type" = "radio",
+                    "name" = "explore-from",
+                    "disabled" = busy,
+                    "data-explore-from" = "now",
+                )
+                .on_change(now)
+                .checked(!e.from_scenario || !has_scenario)
+                .done())
                 .c(tr!(l, "ui.explore.from_now")))
             .c(if has_scenario {
                 el!("label", "class" = "radio")
-                    .c(html! { <input type="radio" name="explore-from" checked={e.from_scenario} onchange={scn} disabled={busy} data-explore-from="scenario" /> })
+                    .c(el!(
+                        "input",
+                        "type" = "radio",
+                        "name" = "explore-from",
+                        "disabled" = busy,
+                        "data-explore-from" = "scenario",
+                    )
+                    .on_change(scn)
+                    .checked(e.from_scenario)
+                    .done())
                     .c(tr!(l, "ui.explore.from_scenario", name = lesson_name))
                     .done()
             } else {
                 Html::default()
             }))
         .c(el!("fieldset")
-            .c(el!("legend")
-                .c(tr!(l, "ui.explore.allow")))
-            .c(el!("div", "class" = "check-grid")
-                .c(faults)))
+            .c(el!("legend").c(tr!(l, "ui.explore.allow")))
+            .c(el!("div", "class" = "check-grid").c(faults)))
         .c(el!("fieldset")
-            .c(el!("legend")
-                .c(tr!(l, "ui.explore.checks")))
-            .c(el!("div", "class" = "check-grid")
-                .c(checks))
-            .c(field(v, ExField::Until, &e.until, tr!(l, "ui.explore.until"), "text",
-                    el!("span", "class" = "hint")
-                        .c(tr!(l, "ui.explore.until_hint"))
-                        .c(" ")
-                        .c(el!("code")
-                            .c("n1.term > 5"))
-                        .done())))
+            .c(el!("legend").c(tr!(l, "ui.explore.checks")))
+            .c(el!("div", "class" = "check-grid").c(checks))
+            .c(field(
+                v,
+                ExField::Until,
+                &e.until,
+                tr!(l, "ui.explore.until"),
+                "text",
+                el!("span", "class" = "hint")
+                    .c(tr!(l, "ui.explore.until_hint"))
+                    .c(" ")
+                    .c(el!("code").c("n1.term > 5"))
+                    .done(),
+            )))
         .c(el!("div", "class" = "row wrap explore-numbers")
-            .c(field(v, ExField::Horizon, &e.horizon, tr!(l, "ui.explore.horizon"), "numeric", html! {}))
-            .c(field(v, ExField::Schedules, &e.schedules, tr!(l, "ui.explore.schedules"), "numeric", html! {}))
-            .c(field(v, ExField::Seconds, &e.seconds, tr!(l, "ui.explore.seconds"), "decimal", html! {}))
-            .c(field(v, ExField::Seed, &e.seed, tr!(l, "ui.explore.seed"), "numeric", html! {})))
-        .c(el!("div", "class" = "row wrap")
-            .c(if busy {
-                el!("button", "class" = "danger", "data-explore-stop" = "")
-                    .on_click(send(link, Msg::Explore(ExploreMsg::Stop)))
-                    .c(tr!(l, "ui.explore.stop"))
-                    .done()
-            } else {
-                el!("button", "class" = "primary", "data-explore-start" = "")
-                    .on_click(send(link, Msg::Explore(ExploreMsg::Start)))
-                    .c(tr!(l, "ui.explore.start"))
-                    .done()
-            }))
-        .c(if let Some(err) = &e.error {
-            el!("p", "class" = "error", "role" = "alert", "data-explore-error" = "")
-                .c(err.render(l))
+            .c(field(
+                v,
+                ExField::Horizon,
+                &e.horizon,
+                tr!(l, "ui.explore.horizon"),
+                "numeric",
+                html! {},
+            ))
+            .c(field(
+                v,
+                ExField::Schedules,
+                &e.schedules,
+                tr!(l, "ui.explore.schedules"),
+                "numeric",
+                html! {},
+            ))
+            .c(field(
+                v,
+                ExField::Seconds,
+                &e.seconds,
+                tr!(l, "ui.explore.seconds"),
+                "decimal",
+                html! {},
+            ))
+            .c(field(
+                v,
+                ExField::Seed,
+                &e.seed,
+                tr!(l, "ui.explore.seed"),
+                "numeric",
+                html! {},
+            )))
+        .c(el!("div", "class" = "row wrap").c(if busy {
+            el!("button", "class" = "danger", "data-explore-stop" = "")
+                .on_click(send(link, Msg::Explore(ExploreMsg::Stop)))
+                .c(tr!(l, "ui.explore.stop"))
                 .done()
+        } else {
+            el!("button", "class" = "primary", "data-explore-start" = "")
+                .on_click(send(link, Msg::Explore(ExploreMsg::Start)))
+                .c(tr!(l, "ui.explore.start"))
+                .done()
+        }))
+        .c(if let Some(err) = &e.error {
+            el!(
+                "p",
+                "class" = "error",
+                "role" = "alert",
+                "data-explore-error" = ""
+            )
+            .c(err.render(l))
+            .done()
         } else {
             Html::default()
         })

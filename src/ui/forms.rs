@@ -1,5 +1,6 @@
 //! What the person typed or chose in the panels' forms, kept between frames.
 
+use crate::el;
 use crate::raft::NodeId;
 
 /// A form field, for `Msg::Field`.
@@ -210,13 +211,14 @@ pub fn node_select(
         .keys()
         .map(|id| {
             let name = super::style::node_name(*id);
-            html! { <option value={name.clone()} selected={value == name}>{ format!("{prefix}{name}") }</option> }
+            el!("option", "value" = name.clone(), "selected" = value == name)
+                .c(format!("{prefix}{name}"))
+                .done()
         })
         .collect::<Html>();
-    html! {
-        <select {onchange} aria-label={label.to_string()}>
-            <option value="" selected={value.is_empty()}>{ none_label.to_string() }</option>
-            { opts }
-        </select>
-    }
+    el!("select", "aria-label" = label.to_string())
+        .on_change(onchange)
+        .c(el!("option", "value" = "", "selected" = value.is_empty()).c(none_label.to_string()))
+        .c(opts)
+        .done()
 }

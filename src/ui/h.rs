@@ -4,11 +4,11 @@
 
 use std::rc::Rc;
 
-use yew::html::{onchange, onclick, oninput, ontoggle, IntoPropValue, Scope};
+use yew::html::{onchange, onclick, oninput, onkeydown, ontoggle, IntoPropValue, Scope};
 use yew::virtual_dom::{
     AttrValue, AttributeOrProperty, Attributes, Key, Listener, Listeners, VList, VNode, VTag, VText,
 };
-use yew::{Callback, Classes, Event, Html, InputEvent, MouseEvent, NodeRef};
+use yew::{Callback, Classes, Event, Html, InputEvent, KeyboardEvent, MouseEvent, NodeRef};
 
 use super::app::{App, Msg};
 
@@ -32,6 +32,10 @@ struct Parts {
     listeners: Vec<Option<Rc<dyn Listener>>>,
     children: Vec<VNode>,
     key: Option<Key>,
+    /// An input's or a textarea's value and an input's checked state: properties kept in
+    /// step with the DOM by yew, not attributes.
+    value: Option<AttrValue>,
+    checked: Option<bool>,
 }
 
 impl El {
@@ -46,6 +50,8 @@ impl El {
             listeners: Vec::new(),
             children: Vec::new(),
             key: None,
+            value: None,
+            checked: None,
         }))
     }
 
@@ -124,6 +130,26 @@ impl El {
         self.listen(ontoggle::Wrapper::__macro_new(cb))
     }
 
+    /// An `input`'s or a `textarea`'s value (a property, as html!'s `value`).
+    #[inline(never)]
+    pub fn value(mut self, v: String) -> El {
+        self.0.value = Some(AttrValue::from(v));
+        self
+    }
+
+    /// An `input`'s checked state (a property, as html!'s `checked`).
+    #[inline(never)]
+    pub fn checked(mut self, on: bool) -> El {
+        self.0.checked = Some(on);
+        self
+    }
+
+    /// Listens to key presses.
+    #[inline(never)]
+    pub fn on_keydown(self, cb: Callback<KeyboardEvent>) -> El {
+        self.listen(onkeydown::Wrapper::__macro_new(cb))
+    }
+
     /// The key that tells this element apart among its siblings.
     #[inline(never)]
     pub fn key(mut self, k: Key) -> El {
@@ -163,6 +189,8 @@ impl El {
             listeners,
             mut children,
             key,
+            value,
+            checked,
         } = *self.0;
         if tag.is_empty() {
             return VNode::VList(Rc::new(VList::with_children(children, key)));
@@ -179,6 +207,29 @@ impl El {
         } else {
             Listeners::Pending(listeners.into_boxed_slice())
         };
+        match tag {
+            "input" => {
+                return VNode::from(VTag::__new_input(
+                    value,
+                    checked,
+                    NodeRef::default(),
+                    key,
+                    attributes,
+                    listeners,
+                ))
+            }
+            "textarea" => {
+                return VNode::from(VTag::__new_textarea(
+                    value,
+                    None,
+                    NodeRef::default(),
+                    key,
+                    attributes,
+                    listeners,
+                ))
+            }
+            _ => {}
+        }
         // A single child is the node itself, as html! gives it; several are a list.
         let children = if children.len() == 1 {
             children.pop().unwrap_or_default()

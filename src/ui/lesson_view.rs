@@ -2,7 +2,6 @@
 //! replay / continue and the lesson speed; the start card and the end card with a recap and
 //! "next lesson"; the welcome card and the lesson list grouped by topic.
 
-use super::h;
 use crate::el;
 use yew::prelude::*;
 
@@ -233,7 +232,7 @@ pub fn dock(v: &View) -> Html {
     }))
     .c(narration)
     .c(if done {
-        h::frag().c(end_card(v, l)).done()
+        end_card(v, l)
     } else {
         Html::default()
     })

@@ -21,10 +21,16 @@ fn text_input(v: &View, field: Field, value: &str, label: &str, placeholder: &st
         let i: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::Field(field, i.value())
     });
-    html! {
-        <input type="text" value={value.to_string()} {oninput} aria-label={label.to_string()}
-            placeholder={placeholder.to_string()} size="8" />
-    }
+    el!(
+        "input",
+        "type" = "text",
+        "aria-label" = label.to_string(),
+        "placeholder" = placeholder.to_string(),
+        "size" = "8",
+    )
+    .on_input(oninput)
+    .value(value.to_string())
+    .done()
 }
 
 fn checkbox(
@@ -40,10 +46,22 @@ fn checkbox(
         let i: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::Field(field, i.checked().to_string())
     });
-    el!("label", "class" = "check", "title" = tip(l, concept).to_string())
-        .c(html! { <input type="checkbox" checked={on} {onchange} {disabled} aria-label={label.to_string()} /> })
-        .c(label.to_string())
-        .done()
+    el!(
+        "label",
+        "class" = "check",
+        "title" = tip(l, concept).to_string()
+    )
+    .c(el!(
+        "input",
+        "type" = "checkbox",
+        "disabled" = disabled,
+        "aria-label" = label.to_string()
+    )
+    .on_change(onchange)
+    .checked(on)
+    .done())
+    .c(label.to_string())
+    .done()
 }
 
 /// The panel.
@@ -164,55 +182,104 @@ pub fn render(v: &View) -> Html {
         .done(),
     };
     el!("div", "class" = "membership-panel")
-        .c(el!("p", "class" = "cfg", "title" = tip(l, "quorum"))
-            .c(tr!(l, "ui.mem.configuration", config = cfg.describe())))
+        .c(el!("p", "class" = "cfg", "title" = tip(l, "quorum")).c(tr!(
+            l,
+            "ui.mem.configuration",
+            config = cfg.describe()
+        )))
         .c(el!("fieldset")
-            .c(el!("legend")
-                .c(tr!(l, "ui.mem.add_legend")))
+            .c(el!("legend").c(tr!(l, "ui.mem.add_legend")))
             .c(el!("div", "class" = "row wrap")
                 .c(el!("label", "class" = "field")
                     .c(tr!(l, "ui.mem.id"))
-                    .c(text_input(v, Field::AddId, &f.add_id, tr!(l, "ui.mem.id_aria"), &format!("n{next_free}"))))
+                    .c(text_input(
+                        v,
+                        Field::AddId,
+                        &f.add_id,
+                        tr!(l, "ui.mem.id_aria"),
+                        &format!("n{next_free}"),
+                    )))
                 .c(el!("label", "class" = "radio", "title" = tip(l, "quorum"))
-                    .c(html! { <input type="radio" name="add-as" checked={!f.add_learner} onchange={as_voter} aria-label={tr!(l, "ui.mem.as_voter")} /> })
+                    .c(el!(
+                        "input",
+                        "type" = "radio",
+                        "name" = "add-as",
+                        "aria-label" = tr!(l, "ui.mem.as_voter"),
+                    )
+                    .on_change(as_voter)
+                    .checked(!f.add_learner)
+                    .done())
                     .c(tr!(l, "ui.mem.voter")))
                 .c(el!("label", "class" = "radio", "title" = tip(l, "learner"))
-                    .c(html! { <input type="radio" name="add-as" checked={f.add_learner} onchange={as_learner} aria-label={tr!(l, "ui.mem.as_learner")} /> })
+                    .c(el!(
+                        "input",
+                        "type" = "radio",
+                        "name" = "add-as",
+                        "aria-label" = tr!(l, "ui.mem.as_learner"),
+                    )
+                    .on_change(as_learner)
+                    .checked(f.add_learner)
+                    .done())
                     .c(tr!(l, "ui.mem.learner"))))
             .c(el!("div", "class" = "row wrap")
-                .c(checkbox(v, l, Field::AddMisconfigured, f.add_misconfigured, tr!(l, "ui.mem.misconfigured"), "misconfigured", false))
-                .c(checkbox(v, l, Field::AddStart, start_now, tr!(l, "ui.mem.start_now"), "misconfigured", f.add_misconfigured)))
-            .c(el!("div", "class" = "row")
-                .c(add_btn))
-            .c(el!("code", "class" = "etcdctl preview", "data-etcdctl-preview" = "")
-                .c(preview)))
+                .c(checkbox(
+                    v,
+                    l,
+                    Field::AddMisconfigured,
+                    f.add_misconfigured,
+                    tr!(l, "ui.mem.misconfigured"),
+                    "misconfigured",
+                    false,
+                ))
+                .c(checkbox(
+                    v,
+                    l,
+                    Field::AddStart,
+                    start_now,
+                    tr!(l, "ui.mem.start_now"),
+                    "misconfigured",
+                    f.add_misconfigured,
+                )))
+            .c(el!("div", "class" = "row").c(add_btn))
+            .c(el!(
+                "code",
+                "class" = "etcdctl preview",
+                "data-etcdctl-preview" = ""
+            )
+            .c(preview)))
         .c(el!("fieldset")
-            .c(el!("legend", "title" = tip(l, "promote"))
-                .c(tr!(l, "ui.mem.promote_legend")))
+            .c(el!("legend", "title" = tip(l, "promote")).c(tr!(l, "ui.mem.promote_legend")))
             .c(if cfg.learners.is_empty() {
                 el!("p", "class" = "hint")
                     .c(tr!(l, "ui.mem.no_learners"))
                     .done()
             } else {
-                el!("div", "class" = "row wrap")
-                    .c(learners)
-                    .done()
+                el!("div", "class" = "row wrap").c(learners).done()
             }))
         .c(el!("fieldset")
-            .c(el!("legend")
-                .c(tr!(l, "ui.mem.remove_legend")))
-            .c(el!("div", "class" = "row wrap")
-                .c(removable)))
+            .c(el!("legend").c(tr!(l, "ui.mem.remove_legend")))
+            .c(el!("div", "class" = "row wrap").c(removable)))
         .c(el!("fieldset")
-            .c(el!("legend", "title" = tip(l, "joint consensus"))
-                .c(tr!(l, "ui.mem.joint_legend")))
+            .c(el!("legend", "title" = tip(l, "joint consensus")).c(tr!(l, "ui.mem.joint_legend")))
             .c(el!("div", "class" = "row wrap")
                 .c(el!("label", "class" = "field")
                     .c(tr!(l, "ui.mem.add_voters"))
-                    .c(text_input(v, Field::JointAdd, &f.joint_add, tr!(l, "ui.mem.add_voters_aria"), "n4 n5")))
+                    .c(text_input(
+                        v,
+                        Field::JointAdd,
+                        &f.joint_add,
+                        tr!(l, "ui.mem.add_voters_aria"),
+                        "n4 n5",
+                    )))
                 .c(el!("label", "class" = "field")
                     .c(tr!(l, "ui.mem.remove_members"))
-                    .c(text_input(v, Field::JointRemove, &f.joint_remove, tr!(l, "ui.mem.remove_members_aria"), "n1 n2")))
+                    .c(text_input(
+                        v,
+                        Field::JointRemove,
+                        &f.joint_remove,
+                        tr!(l, "ui.mem.remove_members_aria"),
+                        "n1 n2",
+                    )))
                 .c(joint_btn)))
         .done()
 }

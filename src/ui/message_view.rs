@@ -4,7 +4,6 @@
 //! with a button to drop it. The pills are their own component, the only part of the drawing
 //! redrawn in a frame where nothing but messages moved, drawn in a pool of reused slots.
 
-use super::h;
 use crate::el;
 use crate::raft::vec_map::VecMap;
 
@@ -404,41 +403,33 @@ pub fn detail(v: &View) -> Html {
         .c(row(tr!(l, "ui.msg.commit"), m.commit.to_string()))
         .c(row(tr!(l, "ui.msg.entries_k"), entries))
         .c(if m.msg_type.is_response() {
-            h::frag()
-                .c(row(
-                    tr!(l, "ui.msg.reject"),
-                    if m.reject {
-                        tr!(l, "ui.yes")
-                    } else {
-                        tr!(l, "ui.no")
-                    }
-                    .to_string(),
-                ))
-                .done()
+            row(
+                tr!(l, "ui.msg.reject"),
+                if m.reject {
+                    tr!(l, "ui.yes")
+                } else {
+                    tr!(l, "ui.no")
+                }
+                .to_string(),
+            )
         } else {
             Html::default()
         })
         .c(if m.reject {
-            h::frag()
-                .c(row(tr!(l, "ui.msg.reject_hint"), m.reject_hint.to_string()))
-                .done()
+            row(tr!(l, "ui.msg.reject_hint"), m.reject_hint.to_string())
         } else {
             Html::default()
         })
         .c(if let Some(s) = &m.snapshot {
-            h::frag()
-                .c(row(
-                    tr!(l, "ui.msg.snapshot"),
-                    tr!(l, "ui.msg.snapshot_upto", index = s.index, term = s.term),
-                ))
-                .done()
+            row(
+                tr!(l, "ui.msg.snapshot"),
+                tr!(l, "ui.msg.snapshot_upto", index = s.index, term = s.term),
+            )
         } else {
             Html::default()
         })
         .c(if m.context != 0 {
-            h::frag()
-                .c(row(tr!(l, "ui.msg.context"), m.context.to_string()))
-                .done()
+            row(tr!(l, "ui.msg.context"), m.context.to_string())
         } else {
             Html::default()
         })
@@ -451,12 +442,10 @@ pub fn detail(v: &View) -> Html {
             tr!(l, "ui.msg.ms", ms = f.deliver_at),
         ))
         .c(if f.lost {
-            h::frag()
-                .c(row(
-                    tr!(l, "ui.msg.fate"),
-                    tr!(l, "ui.msg.will_be_lost").to_string(),
-                ))
-                .done()
+            row(
+                tr!(l, "ui.msg.fate"),
+                tr!(l, "ui.msg.will_be_lost").to_string(),
+            )
         } else {
             Html::default()
         }))

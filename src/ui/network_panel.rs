@@ -89,15 +89,22 @@ pub fn render(v: &View) -> Html {
                         group_letter((g - 1) as usize).to_string()
                     };
                     el!("label", "class" = "radio")
-                        .c(html! { <input type="radio" name={format!("group-n{id}")} checked={chosen == g} onchange={pick}
-                                aria-label={tr!(l, "ui.net.in_group", node = node_name(id), group = label)} /> })
+                        .c(el!(
+                            "input",
+                            "type" = "radio",
+                            "name" = format!("group-n{id}"),
+                            "aria-label" =
+                                tr!(l, "ui.net.in_group", node = node_name(id), group = label),
+                        )
+                        .on_change(pick)
+                        .checked(chosen == g)
+                        .done())
                         .c(label.clone())
                         .done()
                 })
                 .collect::<Html>();
             el!("div", "class" = "group-row")
-                .c(el!("span", "class" = "who")
-                    .c(node_name(id)))
+                .c(el!("span", "class" = "who").c(node_name(id)))
                 .c(radios)
                 .done()
         })
@@ -174,42 +181,82 @@ pub fn render(v: &View) -> Html {
     let lat_btn = send(link, Msg::Set("latency", latency.clone()));
     let heal = send(link, Msg::Act(Action::Heal));
     el!("div", "class" = "network-panel")
-        .c(el!("p", "class" = "net-state", "data-network" = current(v, Lang::En))
-            .c(current(v, l)))
+        .c(el!(
+            "p",
+            "class" = "net-state",
+            "data-network" = current(v, Lang::En)
+        )
+        .c(current(v, l)))
         .c(el!("fieldset")
-            .c(el!("legend", "title" = tip(l, "partition"))
-                .c(tr!(l, "ui.net.partition_legend")))
+            .c(el!("legend", "title" = tip(l, "partition")).c(tr!(l, "ui.net.partition_legend")))
             .c(group_rows)
-            .c(el!("div", "class" = "row")
-                .c(part_btn)
-                .c(el!(
-                    "button",
-                    "title" = format!("{}{}", tr!(l, "ui.net.heal_tip"), keys::hint(l, "h")),
-                )
-                    .on_click(heal.clone())
-                    .c(tr!(l, "ui.net.heal")))))
+            .c(el!("div", "class" = "row").c(part_btn).c(el!(
+                "button",
+                "title" = format!("{}{}", tr!(l, "ui.net.heal_tip"), keys::hint(l, "h")),
+            )
+            .on_click(heal.clone())
+            .c(tr!(l, "ui.net.heal")))))
         .c(el!("fieldset")
-            .c(el!("legend", "title" = tip(l, "cut link"))
-                .c(tr!(l, "ui.net.cut_legend")))
+            .c(el!("legend", "title" = tip(l, "cut link")).c(tr!(l, "ui.net.cut_legend")))
             .c(el!("div", "class" = "row")
-                .c(node_select(v, Field::CutA, &f.cut_a, tr!(l, "ui.net.end_a"), "—", ""))
+                .c(node_select(
+                    v,
+                    Field::CutA,
+                    &f.cut_a,
+                    tr!(l, "ui.net.end_a"),
+                    "—",
+                    "",
+                ))
                 .c("—")
-                .c(node_select(v, Field::CutB, &f.cut_b, tr!(l, "ui.net.end_b"), "—", ""))
+                .c(node_select(
+                    v,
+                    Field::CutB,
+                    &f.cut_b,
+                    tr!(l, "ui.net.end_b"),
+                    "—",
+                    "",
+                ))
                 .c(cut_btn)))
         .c(el!("fieldset")
-            .c(el!("legend", "title" = tip(l, "loss"))
-                .c(tr!(l, "ui.net.loss_legend")))
+            .c(el!("legend", "title" = tip(l, "loss")).c(tr!(l, "ui.net.loss_legend")))
             .c(el!("div", "class" = "row")
-                .c(html! { <input class="num" type="number" min="0" max="100" value={f.loss.clone()} oninput={loss_in} aria-label={tr!(l, "ui.net.loss_percent")} /> })
+                .c(el!(
+                    "input",
+                    "class" = "num",
+                    "type" = "number",
+                    "min" = "0",
+                    "max" = "100",
+                    "aria-label" = tr!(l, "ui.net.loss_percent"),
+                )
+                .on_input(loss_in)
+                .value(f.loss.clone())
+                .done())
                 .c("% ")
                 .c(loss_btn)))
         .c(el!("fieldset")
-            .c(el!("legend", "title" = tip(l, "latency"))
-                .c(tr!(l, "ui.net.latency_legend")))
+            .c(el!("legend", "title" = tip(l, "latency")).c(tr!(l, "ui.net.latency_legend")))
             .c(el!("div", "class" = "row")
-                .c(html! { <input class="num" type="number" min="0" value={f.lat_min.clone()} oninput={lat_min} aria-label={tr!(l, "ui.net.lat_min")} /> })
+                .c(el!(
+                    "input",
+                    "class" = "num",
+                    "type" = "number",
+                    "min" = "0",
+                    "aria-label" = tr!(l, "ui.net.lat_min"),
+                )
+                .on_input(lat_min)
+                .value(f.lat_min.clone())
+                .done())
                 .c(tr!(l, "ui.net.to"))
-                .c(html! { <input class="num" type="number" min="0" value={f.lat_max.clone()} oninput={lat_max} aria-label={tr!(l, "ui.net.lat_max")} /> })
+                .c(el!(
+                    "input",
+                    "class" = "num",
+                    "type" = "number",
+                    "min" = "0",
+                    "aria-label" = tr!(l, "ui.net.lat_max"),
+                )
+                .on_input(lat_max)
+                .value(f.lat_max.clone())
+                .done())
                 .c(el!("button", "aria-label" = tr!(l, "ui.net.lat_aria"))
                     .on_click(lat_btn)
                     .c(tr!(l, "ui.apply")))))

@@ -1,6 +1,5 @@
 //! The clicked node: its full state and everything you can do to it.
 
-use super::h;
 use crate::el;
 use yew::prelude::*;
 
@@ -111,15 +110,13 @@ fn actions(v: &View, n: &SimNode) -> Html {
         "",
     ))
     .c(if learner {
-        h::frag()
-            .c(button(
-                v,
-                tr!(l, "ui.node.promote"),
-                "promote",
-                Action::Promote(id),
-                "",
-            ))
-            .done()
+        button(
+            v,
+            tr!(l, "ui.node.promote"),
+            "promote",
+            Action::Promote(id),
+            "",
+        )
     } else {
         Html::default()
     })

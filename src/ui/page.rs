@@ -139,7 +139,7 @@ fn stage(v: &View) -> Html {
     .c(stage_picture(v))
     .c(config_view::render(v))
     .c(if !v.ui.presenter && !v.ui.embed {
-        h::frag().c(action_bar::render(v)).done()
+        action_bar::render(v)
     } else {
         Html::default()
     })
@@ -309,16 +309,14 @@ pub fn render(v: &View) -> Html {
             "aria-label" = tr!(l, "ui.page.side_aria")
         )
         .c(if lesson {
-            h::frag().c(lesson_view::dock(v)).done()
+            lesson_view::dock(v)
         } else if ui.presenter {
-            h::frag().c(lesson_view::presenter_controls(v)).done()
+            lesson_view::presenter_controls(v)
         } else if ui.welcome {
-            h::frag()
-                .c(v.memos
-                    .panel(Slot::Welcome, memo::stamp(v.generation, ()), || {
-                        lesson_view::welcome(v)
-                    }))
-                .done()
+            v.memos
+                .panel(Slot::Welcome, memo::stamp(v.generation, ()), || {
+                    lesson_view::welcome(v)
+                })
         } else {
             Html::default()
         })
@@ -352,7 +350,7 @@ pub fn render(v: &View) -> Html {
             Html::default()
         })))
         .c(if ui.help {
-            h::frag().c(help::render(v)).done()
+            help::render(v)
         } else {
             Html::default()
         })

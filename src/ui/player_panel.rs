@@ -30,7 +30,14 @@ fn loaders(v: &View) -> Html {
     let options = PRESETS
         .iter()
         .map(|p| {
-            html! { <option value={p.id} selected={f.preset == p.id} title={p.description_in(l)}>{ format!("{} — {}", p.id, p.title_in(l)) }</option> }
+            el!(
+                "option",
+                "value" = p.id,
+                "selected" = f.preset == p.id,
+                "title" = p.description_in(l),
+            )
+            .c(format!("{} — {}", p.id, p.title_in(l)))
+            .done()
         })
         .collect::<Html>();
     let description = PRESETS
@@ -63,30 +70,48 @@ fn loaders(v: &View) -> Html {
     let presets = el!("fieldset")
         .c(el!("legend").c(tr!(l, "ui.pl.presets")))
         .c(el!("div", "class" = "row wrap")
-            .c(html! {
-                <select onchange={choose} aria-label={tr!(l, "ui.pl.preset_aria")}>
-                    <option value="" selected={f.preset.is_empty()}>{ tr!(l, "ui.pl.choose") }</option>
-                    { options }
-                </select>
-            })
-            .c(el!("button", "class" = "primary", "aria-label" = tr!(l, "ui.pl.load_aria"))
-                .on_click(load_preset)
-                .c(tr!(l, "ui.pl.load"))))
+            .c(el!("select", "aria-label" = tr!(l, "ui.pl.preset_aria"))
+                .on_change(choose)
+                .c(
+                    el!("option", "value" = "", "selected" = f.preset.is_empty())
+                        .c(tr!(l, "ui.pl.choose")),
+                )
+                .c(options)
+                .done())
+            .c(el!(
+                "button",
+                "class" = "primary",
+                "aria-label" = tr!(l, "ui.pl.load_aria")
+            )
+            .on_click(load_preset)
+            .c(tr!(l, "ui.pl.load"))))
         .c((!description.is_empty()).then(|| el!("p", "class" = "hint").c(description).done()));
     let file = el!("fieldset")
         .c(el!("legend").c(tr!(l, "ui.pl.open_file")))
-        .c(html! {
-            <input type="file" accept=".scn,text/plain" onchange={on_file} aria-label={tr!(l, "ui.pl.open_file_aria")} />
-        });
+        .c(el!(
+            "input",
+            "type" = "file",
+            "accept" = ".scn,text/plain",
+            "aria-label" = tr!(l, "ui.pl.open_file_aria"),
+        )
+        .on_change(on_file)
+        .done());
     let pasted = el!("fieldset")
         .c(el!("legend").c(tr!(l, "ui.pl.paste")))
-        .c(html! {
-            <textarea rows="4" value={f.paste.clone()} oninput={paste} aria-label={tr!(l, "ui.pl.paste_aria")}
-                placeholder={"cluster 3 seed=1\nawait leader != none within 40\nsay A leader!"} />
-        })
-        .c(el!("button", "aria-label" = tr!(l, "ui.pl.load_pasted_aria"))
-            .on_click(load_paste)
-            .c(tr!(l, "ui.pl.load_pasted")));
+        .c(el!(
+            "textarea",
+            "rows" = "4",
+            "aria-label" = tr!(l, "ui.pl.paste_aria"),
+            "placeholder" = "cluster 3 seed=1\nawait leader != none within 40\nsay A leader!",
+        )
+        .on_input(paste)
+        .value(f.paste.clone())
+        .done())
+        .c(
+            el!("button", "aria-label" = tr!(l, "ui.pl.load_pasted_aria"))
+                .on_click(load_paste)
+                .c(tr!(l, "ui.pl.load_pasted")),
+        );
     el!("div", "class" = "loaders")
         .c(presets)
         .c(file)

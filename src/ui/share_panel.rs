@@ -20,35 +20,46 @@ pub fn render(v: &View) -> Html {
         None => format!("{l}{}embed=1", query_sep(l)),
     });
     el!("div", "class" = "share-panel")
-        .c(el!("p", "class" = "hint")
-            .c(if actions == 1 { tr!(l, "ui.share.one_action").to_string() } else { tr!(l, "ui.share.actions", n = actions) }))
+        .c(el!("p", "class" = "hint").c(if actions == 1 {
+            tr!(l, "ui.share.one_action").to_string()
+        } else {
+            tr!(l, "ui.share.actions", n = actions)
+        }))
         .c(el!("div", "class" = "row wrap")
             .c(el!(
                 "button",
                 "aria-label" = tr!(l, "ui.share.export_scn_aria"),
                 "title" = tr!(l, "ui.share.export_scn_tip"),
             )
-                .on_click(send(link, Msg::ExportScn))
-                .c(tr!(l, "ui.share.export_scn")))
+            .on_click(send(link, Msg::ExportScn))
+            .c(tr!(l, "ui.share.export_scn")))
             .c(el!(
                 "button",
                 "aria-label" = tr!(l, "ui.share.export_trace_aria"),
                 "title" = tr!(l, "ui.share.export_trace_tip"),
             )
-                .on_click(send(link, Msg::ExportTrace))
-                .c(tr!(l, "ui.share.export_trace")))
+            .on_click(send(link, Msg::ExportTrace))
+            .c(tr!(l, "ui.share.export_trace")))
             .c(el!(
                 "button",
                 "class" = "primary",
                 "aria-label" = tr!(l, "ui.share.make_link_aria"),
                 "title" = tr!(l, "ui.share.make_link_tip"),
             )
-                .on_click(send(link, Msg::ShareLink))
-                .c(tr!(l, "ui.share.make_link"))))
+            .on_click(send(link, Msg::ShareLink))
+            .c(tr!(l, "ui.share.make_link"))))
         .c(if let Some(url) = &v.ui.share_link {
             el!("label", "class" = "field block")
                 .c(tr!(l, "ui.share.link_label"))
-                .c(html! { <input type="text" readonly=true value={url.clone()} aria-label={tr!(l, "ui.share.link_aria")} data-share-link="" /> })
+                .c(el!(
+                    "input",
+                    "type" = "text",
+                    "readonly" = true,
+                    "aria-label" = tr!(l, "ui.share.link_aria"),
+                    "data-share-link" = "",
+                )
+                .value(url.clone())
+                .done())
                 .done()
         } else {
             Html::default()
@@ -56,14 +67,20 @@ pub fn render(v: &View) -> Html {
         .c(if let Some(url) = embed {
             el!("label", "class" = "field block")
                 .c(tr!(l, "ui.share.embed_label"))
-                .c(html! { <input type="text" readonly=true value={url} aria-label={tr!(l, "ui.share.embed_aria")} /> })
+                .c(el!(
+                    "input",
+                    "type" = "text",
+                    "readonly" = true,
+                    "aria-label" = tr!(l, "ui.share.embed_aria"),
+                )
+                .value(url)
+                .done())
                 .done()
         } else {
             Html::default()
         })
         .c(el!("details")
-            .c(el!("summary")
-                .c(tr!(l, "ui.share.as_scenario")))
+            .c(el!("summary").c(tr!(l, "ui.share.as_scenario")))
             .c(el!(
                 "pre",
                 "class" = "scn-preview",
@@ -71,7 +88,7 @@ pub fn render(v: &View) -> Html {
                 "tabindex" = "0",
                 "aria-label" = tr!(l, "ui.share.exported_aria"),
             )
-                .c(scn)))
+            .c(scn)))
         .done()
 }
 

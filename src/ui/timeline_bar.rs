@@ -75,59 +75,67 @@ pub fn render(v: &View) -> Html {
             "aria-label" = tr!(l, "ui.tl.aria"),
             "title" = tip(l, "time travel"),
         )
+        .c(el!(
+            "button",
+            "aria-label" = tr!(l, "ui.tl.back_tick_aria"),
+            "title" = tr!(l, "ui.tl.back_tick_tip"),
+        )
+        .on_click(send(link, Msg::BackTick))
+        .c(tr!(l, "ui.tl.back_tick")))
+        .c(el!(
+            "button",
+            "aria-label" = tr!(l, "ui.tl.back_event_aria"),
+            "title" = tr!(l, "ui.tl.back_event_tip"),
+        )
+        .on_click(send(link, Msg::BackEvent))
+        .c(tr!(l, "ui.tl.back_event")))
+        .c(el!("div", "class" = "scrub")
+            .c(el!("div", "class" = "markers").c(marks))
             .c(el!(
-                "button",
-                "aria-label" = tr!(l, "ui.tl.back_tick_aria"),
-                "title" = tr!(l, "ui.tl.back_tick_tip"),
+                "input",
+                "type" = "range",
+                "min" = "0",
+                "max" = head.to_string(),
+                "step" = "1",
+                "aria-label" = tr!(l, "ui.tl.time_aria"),
+                "data-scrubber" = "",
             )
-                .on_click(send(link, Msg::BackTick))
-                .c(tr!(l, "ui.tl.back_tick")))
-            .c(el!(
-                "button",
-                "aria-label" = tr!(l, "ui.tl.back_event_aria"),
-                "title" = tr!(l, "ui.tl.back_event_tip"),
-            )
-                .on_click(send(link, Msg::BackEvent))
-                .c(tr!(l, "ui.tl.back_event")))
-            .c(el!("div", "class" = "scrub")
-                .c(el!("div", "class" = "markers")
-                    .c(marks))
-                .c(html! { <input type="range" min="0" max={head.to_string()} step="1" value={now.to_string()}
-                    oninput={seek} aria-label={tr!(l, "ui.tl.time_aria")} data-scrubber="" /> }))
-            .c(el!(
-                "button",
-                "aria-label" = tr!(l, "ui.tl.event_aria"),
-                "title" = tr!(l, "ui.tl.event_tip"),
-            )
-                .on_click(send(link, Msg::StepEvent))
-                .c(tr!(l, "ui.tl.event")))
-            .c(el!(
-                "button",
-                "aria-label" = tr!(l, "ui.tl.tick_aria"),
-                "title" = tr!(l, "ui.tl.tick_tip"),
-            )
-                .on_click(send(link, Msg::StepTick))
-                .c(tr!(l, "ui.tl.tick")))
-            .c(el!(
-                "button",
-                "class" = "next-change",
-                "data-next-change" = "",
-                "title" = format!("{}{}", tr!(l, "ui.tl.next_change_tip"), keys::hint(l, "n")),
-            )
-                .on_click(send(link, Msg::NextChange))
-                .c(tr!(l, "ui.tl.next_change")))
-            .c(el!("span", "class" = "times")
-                .c(format!("{} / {}", secs(now), secs(tl.head_time()))))
-            .c(if past {
-                el!("span", "class" = "past", "data-past" = "")
-                    .c(tr!(l, "ui.tl.past"))
-                    .c(el!("button", "title" = tr!(l, "ui.tl.live_aria"))
-                        .on_click(send(link, Msg::Live))
-                        .c(tr!(l, "ui.tl.live")))
-                    .done()
-            } else {
-                Html::default()
-            }))
+            .on_input(seek)
+            .value(now.to_string())
+            .done()))
+        .c(el!(
+            "button",
+            "aria-label" = tr!(l, "ui.tl.event_aria"),
+            "title" = tr!(l, "ui.tl.event_tip"),
+        )
+        .on_click(send(link, Msg::StepEvent))
+        .c(tr!(l, "ui.tl.event")))
+        .c(el!(
+            "button",
+            "aria-label" = tr!(l, "ui.tl.tick_aria"),
+            "title" = tr!(l, "ui.tl.tick_tip"),
+        )
+        .on_click(send(link, Msg::StepTick))
+        .c(tr!(l, "ui.tl.tick")))
+        .c(el!(
+            "button",
+            "class" = "next-change",
+            "data-next-change" = "",
+            "title" = format!("{}{}", tr!(l, "ui.tl.next_change_tip"), keys::hint(l, "n")),
+        )
+        .on_click(send(link, Msg::NextChange))
+        .c(tr!(l, "ui.tl.next_change")))
+        .c(el!("span", "class" = "times").c(format!("{} / {}", secs(now), secs(tl.head_time()))))
+        .c(if past {
+            el!("span", "class" = "past", "data-past" = "")
+                .c(tr!(l, "ui.tl.past"))
+                .c(el!("button", "title" = tr!(l, "ui.tl.live_aria"))
+                    .on_click(send(link, Msg::Live))
+                    .c(tr!(l, "ui.tl.live")))
+                .done()
+        } else {
+            Html::default()
+        }))
         .c(step_line)
         .done()
 }

@@ -29,15 +29,25 @@ fn speed_label(l: Lang, s: f64) -> String {
 
 /// "Teaching pace" and the fixed speeds.
 fn pace_options(l: Lang, current: Pace) -> Html {
-    let teach = html! {
-        <option value="teach" selected={current == Pace::Teach}
-            title={tr!(l, "ui.tb.teach_tip")}>{ tr!(l, "ui.tb.teach") }</option>
-    };
+    let teach = el!(
+        "option",
+        "value" = "teach",
+        "selected" = current == Pace::Teach,
+        "title" = tr!(l, "ui.tb.teach_tip"),
+    )
+    .c(tr!(l, "ui.tb.teach"))
+    .done();
     let fixed = FIXED
         .iter()
         .map(|s| {
             let on = matches!(current, Pace::Fixed(c) if (c - *s).abs() < 1e-9);
-            html! { <option value={crate::sim::decimal::shortest(*s)} selected={on}>{ speed_label(l, *s) }</option> }
+            el!(
+                "option",
+                "value" = crate::sim::decimal::shortest(*s),
+                "selected" = on
+            )
+            .c(speed_label(l, *s))
+            .done()
         })
         .collect::<Html>();
     h::frag().c(teach).c(fixed).done()
@@ -48,10 +58,22 @@ fn switch(v: &View, name: &'static str, label: &'static str, on: bool, concept: 
         let input: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::Set(name, if input.checked() { "on" } else { "off" }.to_string())
     });
-    el!("label", "class" = "switch", "title" = tip(v.ui.lang, concept).to_string())
-        .c(html! { <input type="checkbox" checked={on} {onchange} aria-label={label} data-option={name} /> })
-        .c(label)
-        .done()
+    el!(
+        "label",
+        "class" = "switch",
+        "title" = tip(v.ui.lang, concept).to_string()
+    )
+    .c(el!(
+        "input",
+        "type" = "checkbox",
+        "aria-label" = label,
+        "data-option" = name
+    )
+    .on_change(onchange)
+    .checked(on)
+    .done())
+    .c(label)
+    .done()
 }
 
 /// The etcd release select and the request timeout, both applied as `set` actions: a release
@@ -67,7 +89,11 @@ fn etcd_fields(v: &View) -> Html {
     };
     let releases = ["3.4", "3.5", "3.6"]
         .iter()
-        .map(|r| html! { <option value={*r} selected={o.etcd.name() == *r}>{ *r }</option> })
+        .map(|r| {
+            el!("option", "value" = *r, "selected" = o.etcd.name() == *r)
+                .c(*r)
+                .done()
+        })
         .collect::<Html>();
     // A scenario may have set a timeout not in the list: it is offered too, so it shows.
     let mut waits = vec![1000, 2000, 5000, 10_000, 30_000];
@@ -79,15 +105,45 @@ fn etcd_fields(v: &View) -> Html {
     }
     let waits = waits
         .into_iter()
-        .map(|ms| html! { <option value={ms.to_string()} selected={o.request_timeout == ms}>{ secs(ms) }</option> })
+        .map(|ms| {
+            el!(
+                "option",
+                "value" = ms.to_string(),
+                "selected" = o.request_timeout == ms
+            )
+            .c(secs(ms))
+            .done()
+        })
         .collect::<Html>();
     el!("div", "class" = "row")
-        .c(el!("label", "class" = "field", "title" = tr!(l, "ui.tb.etcd_tip"))
-            .c("etcd ")
-            .c(html! { <select onchange={pick("etcd")} aria-label={tr!(l, "ui.tb.etcd_aria")} data-option="etcd">{ releases }</select> }))
-        .c(el!("label", "class" = "field", "title" = tr!(l, "ui.tb.timeout_tip"))
-            .c(tr!(l, "ui.tb.timeout"))
-            .c(html! { <select onchange={pick("request-timeout")} aria-label={tr!(l, "ui.tb.timeout_aria")} data-option="request-timeout">{ waits }</select> }))
+        .c(el!(
+            "label",
+            "class" = "field",
+            "title" = tr!(l, "ui.tb.etcd_tip")
+        )
+        .c("etcd ")
+        .c(el!(
+            "select",
+            "aria-label" = tr!(l, "ui.tb.etcd_aria"),
+            "data-option" = "etcd"
+        )
+        .on_change(pick("etcd"))
+        .c(releases)
+        .done()))
+        .c(el!(
+            "label",
+            "class" = "field",
+            "title" = tr!(l, "ui.tb.timeout_tip")
+        )
+        .c(tr!(l, "ui.tb.timeout"))
+        .c(el!(
+            "select",
+            "aria-label" = tr!(l, "ui.tb.timeout_aria"),
+            "data-option" = "request-timeout",
+        )
+        .on_change(pick("request-timeout"))
+        .c(waits)
+        .done()))
         .done()
 }
 
@@ -151,24 +207,46 @@ fn play_controls(v: &View) -> Html {
         .c(el!(
             "button",
             "class" = classes!("play", running.then_some("on")),
-            "aria-label" = if running { tr!(l, "ui.tb.pause_aria") } else { tr!(l, "ui.tb.play_aria") },
+            "aria-label" = if running {
+                tr!(l, "ui.tb.pause_aria")
+            } else {
+                tr!(l, "ui.tb.play_aria")
+            },
             "data-playing" = running.to_string(),
             "title" = tr!(l, "ui.tb.play_tip"),
         )
-            .on_click(play)
-            .c(if running { tr!(l, "ui.tb.pause") } else { tr!(l, "ui.tb.play") }))
+        .on_click(play)
+        .c(if running {
+            tr!(l, "ui.tb.pause")
+        } else {
+            tr!(l, "ui.tb.play")
+        }))
         .c(el!("label", "class" = "field")
-            .c(el!("span", "class" = "wide-only")
-                .c(tr!(l, "ui.tb.speed")))
-            .c(html! { <select onchange={speed} aria-label={tr!(l, "ui.tb.speed_aria")}>{ options }</select> }))
+            .c(el!("span", "class" = "wide-only").c(tr!(l, "ui.tb.speed")))
+            .c(el!("select", "aria-label" = tr!(l, "ui.tb.speed_aria"))
+                .on_change(speed)
+                .c(options)
+                .done()))
         .c(el!(
             "button",
             "class" = "fast",
-            "aria-label" = if teach { tr!(l, "ui.tb.fast_aria") } else { tr!(l, "ui.tb.slow_aria") },
-            "title" = if teach { tr!(l, "ui.tb.fast_tip") } else { tr!(l, "ui.tb.back_teach_tip") },
+            "aria-label" = if teach {
+                tr!(l, "ui.tb.fast_aria")
+            } else {
+                tr!(l, "ui.tb.slow_aria")
+            },
+            "title" = if teach {
+                tr!(l, "ui.tb.fast_tip")
+            } else {
+                tr!(l, "ui.tb.back_teach_tip")
+            },
         )
-            .on_click(fast)
-            .c(if teach { tr!(l, "ui.tb.fast") } else { tr!(l, "ui.tb.slow_btn") }))
+        .on_click(fast)
+        .c(if teach {
+            tr!(l, "ui.tb.fast")
+        } else {
+            tr!(l, "ui.tb.slow_btn")
+        }))
         .done()
 }
 
@@ -180,7 +258,13 @@ fn options_and_end(v: &View) -> Html {
     let link = v.link;
     let n_opts = (1..=9)
         .map(|n| {
-            html! { <option value={n.to_string()} selected={ui.forms.reset_n == n.to_string()}>{ n.to_string() }</option> }
+            el!(
+                "option",
+                "value" = n.to_string(),
+                "selected" = ui.forms.reset_n == n.to_string()
+            )
+            .c(n.to_string())
+            .done()
         })
         .collect::<Html>();
     let set_n = link.callback(|e: Event| {
@@ -217,40 +301,96 @@ fn options_and_end(v: &View) -> Html {
                 .c(el!("div", "class" = "row")
                     .c(el!("label", "class" = "field")
                         .c(tr!(l, "ui.tb.nodes"))
-                        .c(html! { <select onchange={set_n} aria-label={tr!(l, "ui.tb.nodes_aria")}>{ n_opts }</select> }))
+                        .c(el!("select", "aria-label" = tr!(l, "ui.tb.nodes_aria"))
+                            .on_change(set_n)
+                            .c(n_opts)
+                            .done()))
                     .c(el!("label", "class" = "field")
                         .c(tr!(l, "ui.tb.seed"))
-                        .c(html! { <input class="num" type="number" min="0" value={ui.forms.reset_seed.clone()} oninput={set_seed} aria-label={tr!(l, "ui.tb.seed_aria")} /> }))
+                        .c(el!(
+                            "input",
+                            "class" = "num",
+                            "type" = "number",
+                            "min" = "0",
+                            "aria-label" = tr!(l, "ui.tb.seed_aria"),
+                        )
+                        .on_input(set_seed)
+                        .value(ui.forms.reset_seed.clone())
+                        .done()))
                     .c(el!(
                         "button",
                         "aria-label" = tr!(l, "ui.tb.reset_aria"),
                         "title" = tr!(l, "ui.tb.reset_tip"),
                     )
-                        .on_click(reset)
-                        .c(tr!(l, "ui.tb.reset"))))
+                    .on_click(reset)
+                    .c(tr!(l, "ui.tb.reset"))))
                 .c(etcd_fields(v))
-                .c(switch(v, "prevote", tr!(l, "ui.tb.prevote"), o.prevote, "pre-vote"))
-                .c(switch(v, "checkquorum", tr!(l, "ui.tb.checkquorum"), o.checkquorum, "check-quorum"))
-                .c(switch(v, "strict-reconfig", tr!(l, "ui.tb.strict"), o.strict_reconfig, "strict reconfig"))
-                .c(switch(v, "unsafe-commit", tr!(l, "ui.tb.unsafe"), o.unsafe_commit, "unsafe commit"))
-                .c(el!("label", "class" = "field", "title" = tip(l, "learner-ready"))
-                    .c(tr!(l, "ui.tb.learner_ready"))
-                    .c(html! { <input class="num" type="number" min="0" max="100"
-                            value={ui.forms.learner_ready.clone().unwrap_or_else(|| o.learner_ready.to_string())}
-                            oninput={learner_typing} onchange={learner_ready} aria-label={tr!(l, "ui.tb.learner_ready_aria")} /> })
-                    .c("%"))))
+                .c(switch(
+                    v,
+                    "prevote",
+                    tr!(l, "ui.tb.prevote"),
+                    o.prevote,
+                    "pre-vote",
+                ))
+                .c(switch(
+                    v,
+                    "checkquorum",
+                    tr!(l, "ui.tb.checkquorum"),
+                    o.checkquorum,
+                    "check-quorum",
+                ))
+                .c(switch(
+                    v,
+                    "strict-reconfig",
+                    tr!(l, "ui.tb.strict"),
+                    o.strict_reconfig,
+                    "strict reconfig",
+                ))
+                .c(switch(
+                    v,
+                    "unsafe-commit",
+                    tr!(l, "ui.tb.unsafe"),
+                    o.unsafe_commit,
+                    "unsafe commit",
+                ))
+                .c(el!(
+                    "label",
+                    "class" = "field",
+                    "title" = tip(l, "learner-ready")
+                )
+                .c(tr!(l, "ui.tb.learner_ready"))
+                .c(el!(
+                    "input",
+                    "class" = "num",
+                    "type" = "number",
+                    "min" = "0",
+                    "max" = "100",
+                    "aria-label" = tr!(l, "ui.tb.learner_ready_aria"),
+                )
+                .on_input(learner_typing)
+                .on_change(learner_ready)
+                .value(
+                    ui.forms
+                        .learner_ready
+                        .clone()
+                        .unwrap_or_else(|| o.learner_ready.to_string()),
+                )
+                .done())
+                .c("%"))))
         .c(el!("div", "class" = "group end")
             .c(event_log::badge(v))
-            .c(el!("button", "aria-label" = theme_label, "title" = theme_label)
-                .on_click(theme)
-                .c("◐"))
+            .c(
+                el!("button", "aria-label" = theme_label, "title" = theme_label)
+                    .on_click(theme)
+                    .c("◐"),
+            )
             .c(super::lang_pref::switch(v))
             .c(el!(
                 "button",
                 "aria-label" = tr!(l, "ui.tb.help_aria"),
                 "title" = tr!(l, "ui.tb.help_tip"),
             )
-                .on_click(help)
-                .c("?")))
+            .on_click(help)
+            .c("?")))
         .done()
 }
