@@ -3,6 +3,7 @@
 
 use super::h;
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::i18n::Lang;
@@ -74,10 +75,10 @@ pub fn render(v: &View) -> Html {
     let latest = v.sim.requests.values().next_back();
     if last.is_none() && latest.is_none() {
         return el!("div", "class" = "action-bar hint")
-            .c(tr!(l, "ui.act.hint_1"))
-            .c(el!("span", "class" = "wide-only").c(tr!(l, "ui.act.hint_right")))
-            .c(el!("span", "class" = "narrow-only").c(tr!(l, "ui.act.hint_below")))
-            .c(tr!(l, "ui.act.hint_2"))
+            .c(text!(l, "ui.act.hint_1"))
+            .c(el!("span", "class" = "wide-only").c(text!(l, "ui.act.hint_right")))
+            .c(el!("span", "class" = "narrow-only").c(text!(l, "ui.act.hint_below")))
+            .c(text!(l, "ui.act.hint_2"))
             .done();
     }
     el!("div", "class" = "action-bar", "aria-live" = "polite")
@@ -119,7 +120,7 @@ pub fn render(v: &View) -> Html {
                 "class" = "latest-request",
                 "data-latest-request" = ""
             )
-            .c(el!("span", "class" = "label").c(tr!(l, "ui.act.latest")))
+            .c(el!("span", "class" = "label").c(text!(l, "ui.act.latest")))
             .c(request_line(l, r))
             .done()
         } else {

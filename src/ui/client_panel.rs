@@ -2,6 +2,7 @@
 //! serializably from a chosen node, and every request's outcome.
 
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 use yew::TargetCast;
 
@@ -74,7 +75,7 @@ pub fn render(v: &View) -> Html {
         .collect::<Html>();
     el!("div", "class" = "client-panel")
         .c(el!("fieldset")
-            .c(el!("legend", "title" = tip(l, "commit")).c(tr!(l, "ui.cli.write")))
+            .c(el!("legend", "title" = tip(l, "commit")).c(text!(l, "ui.cli.write")))
             .c(el!("div", "class" = "row wrap")
                 .c(input(
                     v,
@@ -100,14 +101,14 @@ pub fn render(v: &View) -> Html {
                 .c(el!(
                     "button",
                     "class" = "primary",
-                    "aria-label" = tr!(l, "ui.cli.propose_aria"),
+                    "aria-label" = text!(l, "ui.cli.propose_aria"),
                     "title" = format!("{put_etcd}{}", keys::hint(l, "w")),
                 )
                 .on_click(put_btn)
-                .c(tr!(l, "ui.cli.propose"))))
+                .c(text!(l, "ui.cli.propose"))))
             .c(el!("code", "class" = "etcdctl preview").c(put_etcd)))
         .c(el!("fieldset")
-            .c(el!("legend").c(tr!(l, "ui.cli.read")))
+            .c(el!("legend").c(text!(l, "ui.cli.read")))
             .c(el!("div", "class" = "row wrap")
                 .c(input(
                     v,
@@ -132,12 +133,12 @@ pub fn render(v: &View) -> Html {
                     "input",
                     "type" = "radio",
                     "name" = "read-mode",
-                    "aria-label" = tr!(l, "ui.cli.linearizable"),
+                    "aria-label" = text!(l, "ui.cli.linearizable"),
                 )
                 .on_change(lin)
                 .checked(f.read_linearizable)
                 .done())
-                .c(tr!(l, "ui.cli.linearizable")))
+                .c(text!(l, "ui.cli.linearizable")))
                 .c(el!(
                     "label",
                     "class" = "radio",
@@ -147,25 +148,25 @@ pub fn render(v: &View) -> Html {
                     "input",
                     "type" = "radio",
                     "name" = "read-mode",
-                    "aria-label" = tr!(l, "ui.cli.serializable"),
+                    "aria-label" = text!(l, "ui.cli.serializable"),
                 )
                 .on_change(ser)
                 .checked(!f.read_linearizable)
                 .done())
-                .c(tr!(l, "ui.cli.serializable")))
+                .c(text!(l, "ui.cli.serializable")))
                 .c(el!(
                     "button",
                     "class" = "primary",
-                    "aria-label" = tr!(l, "ui.cli.read_aria"),
+                    "aria-label" = text!(l, "ui.cli.read_aria"),
                     "title" = read_etcd.clone(),
                 )
                 .on_click(read_btn)
-                .c(tr!(l, "ui.cli.read"))))
+                .c(text!(l, "ui.cli.read"))))
             .c(el!("code", "class" = "etcdctl preview").c(read_etcd)))
-        .c(el!("h3").c(tr!(l, "ui.cli.requests")))
+        .c(el!("h3").c(text!(l, "ui.cli.requests")))
         .c(if v.sim.requests.is_empty() {
             el!("p", "class" = "hint")
-                .c(tr!(l, "ui.cli.no_requests"))
+                .c(text!(l, "ui.cli.no_requests"))
                 .done()
         } else {
             Html::default()

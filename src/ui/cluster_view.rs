@@ -9,6 +9,7 @@
 
 use super::h;
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::i18n::Lang;
@@ -152,7 +153,7 @@ pub fn render(v: &View) -> Html {
                 "text-anchor" = "middle",
                 "class" = "hint",
             )
-                .c(tr!(v.ui.lang, "ui.cv.no_nodes"))
+                .c(text!(v.ui.lang, "ui.cv.no_nodes"))
                 .done()
         } else {
             Html::default()
@@ -738,7 +739,7 @@ fn NodeGlyph(p: &NodeProps) -> Html {
             "y" = fmt(at.y - big * 0.55),
             "text-anchor" = "middle",
         )
-        .c(tr!(l, "ui.cv.term"))
+        .c(text!(l, "ui.cv.term"))
         .done())
         .c(" ")
         .c(el!(
@@ -789,10 +790,10 @@ fn Legend(p: &LegendProps) -> Html {
         return el!(
             "button",
             "class" = "legend-toggle",
-            "aria-label" = tr!(l, "ui.cv.legend_show")
+            "aria-label" = text!(l, "ui.cv.legend_show")
         )
         .on_click(toggle)
-        .c(tr!(l, "ui.cv.legend"))
+        .c(text!(l, "ui.cv.legend"))
         .done();
     }
     let pill = |class: &str, text: &str| {
@@ -804,25 +805,25 @@ fn Legend(p: &LegendProps) -> Html {
         "div",
         "class" = "legend-box",
         "role" = "note",
-        "aria-label" = tr!(l, "ui.cv.legend")
+        "aria-label" = text!(l, "ui.cv.legend")
     )
     .c(el!(
         "button",
         "class" = "legend-close",
-        "aria-label" = tr!(l, "ui.cv.legend_hide")
+        "aria-label" = text!(l, "ui.cv.legend_hide")
     )
     .on_click(toggle)
     .c("✕"))
     .c(el!("div", "class" = "lg-row")
         .c(el!("span", "class" = "lg-node leader").c("♛"))
-        .c(tr!(l, "ui.cv.lg_leader"))
+        .c(text!(l, "ui.cv.lg_leader"))
         .c(el!("span", "class" = "lg-node candidate"))
-        .c(tr!(l, "ui.cv.lg_candidate"))
+        .c(text!(l, "ui.cv.lg_candidate"))
         .c(el!("span", "class" = "lg-node follower"))
-        .c(tr!(l, "ui.cv.lg_follower")))
+        .c(text!(l, "ui.cv.lg_follower")))
     .c(el!("div", "class" = "lg-row")
         .c(el!("span", "class" = "lg-timer"))
-        .c(tr!(l, "ui.cv.lg_timer")))
+        .c(text!(l, "ui.cv.lg_timer")))
     .c(el!("div", "class" = "lg-row")
         .c(pill("m-pre-vote", "PreVote"))
         .c(pill("m-vote", "Vote"))
@@ -833,14 +834,14 @@ fn Legend(p: &LegendProps) -> Html {
         .c(pill("m-timeout-now", "TimeoutNow"))
         .c(pill("m-read-index", "ReadIndex")))
     .c(el!("div", "class" = "lg-row")
-        .c(tr!(l, "ui.cv.lg_reply"))
+        .c(text!(l, "ui.cv.lg_reply"))
         .c(pill("m-vote-resp out-granted", "Vote ✓"))
         .c(pill("m-append-resp out-rejected", "App ✕")))
     .c(el!("div", "class" = "lg-row")
         .c(el!("span", "class" = "lg-entry solid").c("3"))
-        .c(tr!(l, "ui.cv.lg_committed"))
+        .c(text!(l, "ui.cv.lg_committed"))
         .c(el!("span", "class" = "lg-entry dashed").c("3"))
-        .c(tr!(l, "ui.cv.lg_not_yet")))
+        .c(text!(l, "ui.cv.lg_not_yet")))
     .done()
 }
 

@@ -10,6 +10,7 @@
 //! everything shown is read from the two `Sim`s and the engine's [`Divergence`].
 
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::i18n::Lang;
@@ -333,7 +334,7 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
         .c(el!("span", "class" = "cmp-label").c(caption))
         .c(if sim.is_none() {
             el!("span", "class" = "cmp-note")
-                .c(tr!(l, "ui.cmp.before_fork"))
+                .c(text!(l, "ui.cmp.before_fork"))
                 .done()
         } else {
             Html::default()
@@ -374,14 +375,14 @@ pub fn render(v: &View, c: &Compare) -> Html {
         .c(divergence_words(l, c.run.label(), d))
         .done(),
         (None, None) => el!("p", "class" = "cmp-divergence none", "aria-live" = "polite")
-            .c(tr!(l, "ui.cmp.no_divergence"))
+            .c(text!(l, "ui.cmp.no_divergence"))
             .done(),
     };
     el!(
         "div",
         "class" = "compare",
         "role" = "group",
-        "aria-label" = tr!(l, "ui.cmp.panes")
+        "aria-label" = text!(l, "ui.cmp.panes")
     )
     .c(el!("div", "class" = "cmp-panes")
         .c(pane(v, "a", la, Some(c.run.a()), c))

@@ -3,6 +3,7 @@
 
 use crate::el;
 use crate::raft::vec_map::VecSet;
+use crate::text;
 use yew::prelude::*;
 
 use crate::raft::NodeId;
@@ -128,7 +129,7 @@ pub fn render(v: &View) -> Html {
             "data-quorum-outgoing" = oq.to_string(),
             "title" = tip(l, "joint consensus"),
         )
-        .c(tr!(l, "ui.q.and"))
+        .c(text!(l, "ui.q.and"))
         .c(text)
         .done()
     } else {

@@ -2,6 +2,7 @@
 //! after a violation, which property broke, where and after what.
 
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::sim::event::{Event, EventKind};
@@ -54,7 +55,7 @@ fn violations(v: &View) -> Html {
             let go = send(v.link, Msg::Seek(t));
             el!("li")
                 .c(el!("strong").c(invariant_words::name(&x.invariant).render(l)))
-                .c(tr!(l, "ui.ev.colon"))
+                .c(text!(l, "ui.ev.colon"))
                 .c(invariant_words::detail(&x.detail).render(l))
                 .c(el!("span", "class" = "where").c(tr!(
                     l,
@@ -71,7 +72,7 @@ fn violations(v: &View) -> Html {
                     "aria-label" = tr!(l, "ui.ev.go_to", time = secs(t)),
                 )
                 .on_click(go)
-                .c(tr!(l, "ui.ev.go_there")))
+                .c(text!(l, "ui.ev.go_there")))
                 .done()
         })
         .collect::<Html>();
@@ -81,7 +82,7 @@ fn violations(v: &View) -> Html {
         "role" = "alert",
         "data-violation-panel" = ""
     )
-    .c(el!("h3").c(tr!(l, "ui.ev.safety_violated")))
+    .c(el!("h3").c(text!(l, "ui.ev.safety_violated")))
     .c(el!("ul").c(items))
     .done()
 }
@@ -136,33 +137,33 @@ pub fn render(v: &View) -> Html {
     el!(
         "section",
         "class" = "events panel",
-        "aria-label" = tr!(l, "ui.ev.log_aria")
+        "aria-label" = text!(l, "ui.ev.log_aria")
     )
     .c(el!("h2")
-        .c(tr!(l, "ui.ev.events"))
-        .c(el!("span", "class" = "sub").c(tr!(l, "ui.ev.newest_first"))))
+        .c(text!(l, "ui.ev.events"))
+        .c(el!("span", "class" = "sub").c(text!(l, "ui.ev.newest_first"))))
     .c(violations(v))
     .c(el!(
         "div",
         "class" = "chips",
         "role" = "group",
-        "aria-label" = tr!(l, "ui.ev.filters_aria")
+        "aria-label" = text!(l, "ui.ev.filters_aria")
     )
     .c(chips)
     .c(el!(
         "button",
         "class" = "link-btn",
-        "title" = tr!(l, "ui.ev.all_aria")
+        "title" = text!(l, "ui.ev.all_aria")
     )
     .on_click(all)
-    .c(tr!(l, "ui.ev.all")))
+    .c(text!(l, "ui.ev.all")))
     .c(el!(
         "button",
         "class" = "link-btn",
-        "title" = tr!(l, "ui.ev.none_aria")
+        "title" = text!(l, "ui.ev.none_aria")
     )
     .on_click(none)
-    .c(tr!(l, "ui.ev.none"))))
+    .c(text!(l, "ui.ev.none"))))
     .c(html! { <EventList {events} lang={l} /> })
     .done()
 }
@@ -196,7 +197,7 @@ fn EventList(p: &ListProps) -> Html {
         "class" = "event-list",
         "reversed" = true,
         "tabindex" = "0",
-        "aria-label" = tr!(p.lang, "ui.ev.list_aria"),
+        "aria-label" = text!(p.lang, "ui.ev.list_aria"),
     )
     .c(items)
     .done()

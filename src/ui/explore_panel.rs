@@ -5,6 +5,7 @@
 
 use super::h;
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 use yew::TargetCast;
 
@@ -352,16 +353,16 @@ fn status(v: &View) -> Html {
                 .c(el!("div", "class" = "row wrap")
                     .c(el!("button", "class" = "primary", "data-explore-open" = "")
                         .on_click(send(link, Msg::Explore(ExploreMsg::Open)))
-                        .c(tr!(l, "ui.explore.open")))
+                        .c(text!(l, "ui.explore.open")))
                     .c(el!("button")
                         .on_click(send(link, Msg::Explore(ExploreMsg::Download)))
-                        .c(tr!(l, "ui.explore.download")))
+                        .c(text!(l, "ui.explore.download")))
                     .c(el!("button", "data-explore-share" = "")
                         .on_click(send(link, Msg::Explore(ExploreMsg::Share)))
-                        .c(tr!(l, "ui.explore.share"))))
+                        .c(text!(l, "ui.explore.share"))))
                 .c(if let Some(url) = &e.share_link {
                     el!("label", "class" = "field block")
-                        .c(tr!(l, "ui.explore.link_label"))
+                        .c(text!(l, "ui.explore.link_label"))
                         .c(el!(
                             "input",
                             "type" = "text",
@@ -375,7 +376,7 @@ fn status(v: &View) -> Html {
                     Html::default()
                 })
                 .c(el!("details")
-                    .c(el!("summary").c(tr!(l, "ui.explore.as_scenario")))
+                    .c(el!("summary").c(text!(l, "ui.explore.as_scenario")))
                     .c(el!(
                         "pre",
                         "class" = "scn-preview",
@@ -451,9 +452,9 @@ pub fn render(v: &View) -> Html {
     let scn = send(link, Msg::Explore(ExploreMsg::FromScenario(true)));
     let lesson_name = v.scenario.map(|s| s.name.clone()).unwrap_or_default();
     el!("div", "class" = "explore-panel", "data-explore" = "")
-        .c(el!("p", "class" = "hint").c(tr!(l, "ui.explore.intro")))
+        .c(el!("p", "class" = "hint").c(text!(l, "ui.explore.intro")))
         .c(el!("fieldset")
-            .c(el!("legend").c(tr!(l, "ui.explore.from")))
+            .c(el!("legend").c(text!(l, "ui.explore.from")))
             .c(el!("label", "class" = "radio")
                 .c(el!(
                     "input",
@@ -465,7 +466,7 @@ pub fn render(v: &View) -> Html {
                 .on_change(now)
                 .checked(!e.from_scenario || !has_scenario)
                 .done())
-                .c(tr!(l, "ui.explore.from_now")))
+                .c(text!(l, "ui.explore.from_now")))
             .c(if has_scenario {
                 el!("label", "class" = "radio")
                     .c(el!(
@@ -484,10 +485,10 @@ pub fn render(v: &View) -> Html {
                 Html::default()
             }))
         .c(el!("fieldset")
-            .c(el!("legend").c(tr!(l, "ui.explore.allow")))
+            .c(el!("legend").c(text!(l, "ui.explore.allow")))
             .c(el!("div", "class" = "check-grid").c(faults)))
         .c(el!("fieldset")
-            .c(el!("legend").c(tr!(l, "ui.explore.checks")))
+            .c(el!("legend").c(text!(l, "ui.explore.checks")))
             .c(el!("div", "class" = "check-grid").c(checks))
             .c(field(
                 v,
@@ -496,7 +497,7 @@ pub fn render(v: &View) -> Html {
                 tr!(l, "ui.explore.until"),
                 "text",
                 el!("span", "class" = "hint")
-                    .c(tr!(l, "ui.explore.until_hint"))
+                    .c(text!(l, "ui.explore.until_hint"))
                     .c(" ")
                     .c(el!("code").c("n1.term > 5"))
                     .done(),
@@ -537,12 +538,12 @@ pub fn render(v: &View) -> Html {
         .c(el!("div", "class" = "row wrap").c(if busy {
             el!("button", "class" = "danger", "data-explore-stop" = "")
                 .on_click(send(link, Msg::Explore(ExploreMsg::Stop)))
-                .c(tr!(l, "ui.explore.stop"))
+                .c(text!(l, "ui.explore.stop"))
                 .done()
         } else {
             el!("button", "class" = "primary", "data-explore-start" = "")
                 .on_click(send(link, Msg::Explore(ExploreMsg::Start)))
-                .c(tr!(l, "ui.explore.start"))
+                .c(text!(l, "ui.explore.start"))
                 .done()
         }))
         .c(if let Some(err) = &e.error {

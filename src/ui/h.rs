@@ -11,6 +11,7 @@ use yew::virtual_dom::{
 use yew::{Callback, Classes, Event, Html, InputEvent, KeyboardEvent, MouseEvent, NodeRef};
 
 use super::app::{App, Msg};
+use crate::i18n::Lang;
 
 /// A callback that sends the app (a copy of) `msg` whatever the event. One closure type for
 /// every button that ignores its event, where `link.callback(move |_| ..)` made one per site.
@@ -96,6 +97,11 @@ impl El {
     }
 
     #[inline(never)]
+    fn a_text(self, lang: Lang, index: u16) -> El {
+        self.a_static(crate::i18n::text_at(lang, index))
+    }
+
+    #[inline(never)]
     fn a_classes(self, c: Classes) -> El {
         self.put(c.into_prop_value())
     }
@@ -177,6 +183,11 @@ impl El {
     #[inline(never)]
     fn text_static(self, s: &'static str) -> El {
         self.child(VNode::VText(VText::new(AttrValue::Static(s))))
+    }
+
+    #[inline(never)]
+    fn c_text(self, lang: Lang, index: u16) -> El {
+        self.text_static(crate::i18n::text_at(lang, index))
     }
 
     /// The finished element.
@@ -314,6 +325,13 @@ impl AttrArg for Classes {
     }
 }
 
+impl AttrArg for Text {
+    #[inline(always)]
+    fn put(self, e: El) -> El {
+        e.a_text(self.0, self.1)
+    }
+}
+
 /// What can be a child in [`El::c`].
 pub trait ChildArg {
     /// Appends the child to `e`.
@@ -358,11 +376,32 @@ impl ChildArg for AttrValue {
     }
 }
 
+impl ChildArg for Text {
+    #[inline(always)]
+    fn add(self, e: El) -> El {
+        e.c_text(self.0, self.1)
+    }
+}
+
 impl ChildArg for &'static str {
     #[inline(always)]
     fn add(self, e: El) -> El {
         e.text_static(self)
     }
+}
+
+/// A catalog text without placeholders, looked up in the language only as the element is
+/// built: `text!(lang, "ui.key")` as an attribute value or a child. One call per use, where
+/// `tr!` there was a lookup and then a push (~250 uses).
+#[derive(Clone, Copy)]
+pub struct Text(pub Lang, pub u16);
+
+/// `text!(lang, "ui.key")`: [`Text`] for a key of en.txt (checked at compile time, as `tr!`).
+#[macro_export]
+macro_rules! text {
+    ($lang:expr, $key:literal) => {
+        $crate::ui::h::Text($lang, const { $crate::i18n::key_index($key) })
+    };
 }
 
 /// `el!("button", "class" = "primary", "aria-label" = label)`: an [`El`] with these

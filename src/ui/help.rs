@@ -2,10 +2,10 @@
 
 use super::h;
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::i18n::{self, glossary};
-use crate::tr;
 
 use super::app::{Msg, View};
 use super::glossary::CONCEPTS;
@@ -67,24 +67,22 @@ pub fn render(v: &View) -> Html {
         "class" = "overlay",
         "role" = "dialog",
         "aria-modal" = "true",
-        "aria-label" = tr!(l, "ui.help.aria"),
+        "aria-label" = text!(l, "ui.help.aria"),
     )
     .c(el!("div", "class" = "overlay-box")
         .c(el!("div", "class" = "row spread")
-            .c(el!("h2").c(tr!(l, "ui.help.title")))
-            .c(el!("button", "aria-label" = tr!(l, "ui.help.close"))
+            .c(el!("h2").c(text!(l, "ui.help.title")))
+            .c(el!("button", "aria-label" = text!(l, "ui.help.close"))
                 .on_click(close)
                 .c("✕")))
         .c(el!("div", "class" = "help-cols")
             .c(el!("div")
-                .c(el!("h3").c(tr!(l, "ui.help.keys")))
+                .c(el!("h3").c(text!(l, "ui.help.keys")))
                 .c(el!("table", "class" = "kv").c(keys))
-                .c(el!("h3").c(tr!(l, "ui.help.drawing")))
+                .c(el!("h3").c(text!(l, "ui.help.drawing")))
                 .c(el!("table", "class" = "kv").c(legend)))
-            .c(el!("div").c(el!("h3").c(tr!(l, "ui.help.concepts"))).c(el!(
-                "dl",
-                "class" = "glossary"
-            )
-            .c(concepts)))))
+            .c(el!("div")
+                .c(el!("h3").c(text!(l, "ui.help.concepts")))
+                .c(el!("dl", "class" = "glossary").c(concepts)))))
     .done()
 }

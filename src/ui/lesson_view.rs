@@ -3,6 +3,7 @@
 //! "next lesson"; the welcome card and the lesson list grouped by topic.
 
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::sim::presets::{self, GROUPS, PRESETS};
@@ -51,7 +52,7 @@ fn speeds(v: &View, l: &Lesson) -> Html {
         "span",
         "class" = "lesson-speed",
         "role" = "group",
-        "aria-label" = tr!(lang, "ui.ls.speed_group"),
+        "aria-label" = text!(lang, "ui.ls.speed_group"),
     )
     .c(buttons)
     .done()
@@ -64,10 +65,10 @@ fn end_card(v: &View, l: &Lesson) -> Html {
     let next = l.next_preset();
     let again = l.preset.map(|p| p.id);
     el!("div", "class" = "end-card", "data-lesson-end" = "")
-        .c(el!("h3").c(tr!(lang, "ui.ls.complete")))
+        .c(el!("h3").c(text!(lang, "ui.ls.complete")))
         .c(if !l.recap(lang).is_empty() {
             el!("p", "class" = "recap")
-                .c(el!("strong").c(tr!(lang, "ui.ls.remember")))
+                .c(el!("strong").c(text!(lang, "ui.ls.remember")))
                 .c(l.recap(lang).to_string())
                 .done()
         } else {
@@ -85,7 +86,7 @@ fn end_card(v: &View, l: &Lesson) -> Html {
                 el!(
                     "button",
                     "class" = "primary",
-                    "title" = tr!(lang, "ui.ls.next_aria")
+                    "title" = text!(lang, "ui.ls.next_aria")
                 )
                 .on_click(send(link, Msg::StartLesson(n.id)))
                 .c(tr!(lang, "ui.ls.next", title = n.title_in(lang)))
@@ -94,20 +95,20 @@ fn end_card(v: &View, l: &Lesson) -> Html {
                 Html::default()
             })
             .c(if let Some(id) = again {
-                el!("button", "aria-label" = tr!(lang, "ui.ls.again_aria"))
+                el!("button", "aria-label" = text!(lang, "ui.ls.again_aria"))
                     .on_click(send(link, Msg::StartLesson(id)))
-                    .c(tr!(lang, "ui.ls.again"))
+                    .c(text!(lang, "ui.ls.again"))
                     .done()
             } else {
                 Html::default()
             })
             .c(el!(
                 "button",
-                "aria-label" = tr!(lang, "ui.ls.free_aria"),
-                "title" = tr!(lang, "ui.ls.free_tip"),
+                "aria-label" = text!(lang, "ui.ls.free_aria"),
+                "title" = text!(lang, "ui.ls.free_tip"),
             )
             .on_click(send(link, Msg::PlayerClose))
-            .c(tr!(lang, "ui.ls.free"))))
+            .c(text!(lang, "ui.ls.free"))))
         .done()
 }
 
@@ -143,7 +144,7 @@ pub fn dock(v: &View) -> Html {
         .done(),
         None if !done => el!("div", "class" = "narration intro", "data-lesson-start" = "")
             .c(el!("p").c(l.preset.map_or("", |p| p.description_in(lang)).to_string()))
-            .c(el!("p", "class" = "hint").c(tr!(lang, "ui.ls.press_start")))
+            .c(el!("p", "class" = "hint").c(text!(lang, "ui.ls.press_start")))
             .done(),
         None => html! {},
     };
@@ -172,7 +173,7 @@ pub fn dock(v: &View) -> Html {
             playing.then_some("playing"),
             done.then_some("done")
         ),
-        "aria-label" = tr!(lang, "ui.ls.aria"),
+        "aria-label" = text!(lang, "ui.ls.aria"),
         "data-lesson-step" = k.to_string(),
         "data-lesson-steps" = steps.to_string(),
         "data-lesson-playing" = playing.to_string(),
@@ -190,21 +191,21 @@ pub fn dock(v: &View) -> Html {
         "div",
         "class" = "lesson-bar",
         "role" = "group",
-        "aria-label" = tr!(lang, "ui.ls.steps_aria"),
+        "aria-label" = text!(lang, "ui.ls.steps_aria"),
     )
     .c(el!(
         "button",
         "disabled" = k == 0 || playing,
-        "aria-label" = tr!(lang, "ui.ls.back_aria"),
-        "title" = tr!(lang, "ui.ls.back_tip"),
+        "aria-label" = text!(lang, "ui.ls.back_aria"),
+        "title" = text!(lang, "ui.ls.back_tip"),
     )
     .on_click(send(link, Msg::LessonBack))
     .c("◀"))
     .c(el!(
         "button",
         "disabled" = k == 0 || playing,
-        "aria-label" = tr!(lang, "ui.ls.replay_aria"),
-        "title" = tr!(lang, "ui.ls.replay_tip"),
+        "aria-label" = text!(lang, "ui.ls.replay_aria"),
+        "title" = text!(lang, "ui.ls.replay_tip"),
     )
     .on_click(send(link, Msg::LessonReplay))
     .c("⟲"))
@@ -284,26 +285,26 @@ pub fn welcome(v: &View) -> Html {
     el!(
         "section",
         "class" = "welcome panel",
-        "aria-label" = tr!(lang, "ui.ls.welcome_aria"),
+        "aria-label" = text!(lang, "ui.ls.welcome_aria"),
         "data-welcome" = "",
     )
     .c(el!("div", "class" = "row spread")
-        .c(el!("h2").c(tr!(lang, "ui.ls.welcome")))
+        .c(el!("h2").c(text!(lang, "ui.ls.welcome")))
         .c(el!(
             "button",
             "class" = "link-btn",
-            "aria-label" = tr!(lang, "ui.ls.welcome_close")
+            "aria-label" = text!(lang, "ui.ls.welcome_close")
         )
         .on_click(send(link, Msg::Welcome(false)))
         .c("✕")))
     .c(el!("p")
-        .c(el!("span", "class" = "wide-only").c(tr!(lang, "ui.ls.welcome_left")))
-        .c(el!("span", "class" = "narrow-only").c(tr!(lang, "ui.ls.welcome_above"))))
+        .c(el!("span", "class" = "wide-only").c(text!(lang, "ui.ls.welcome_left")))
+        .c(el!("span", "class" = "narrow-only").c(text!(lang, "ui.ls.welcome_above"))))
     .c(el!("button", "class" = "primary big")
         .on_click(send(link, Msg::StartLesson(first.id)))
         .c(tr!(lang, "ui.ls.start_first", title = first.title_in(lang))))
     .c(el!("details", "class" = "lessons")
-        .c(el!("summary").c(tr!(lang, "ui.ls.all")))
+        .c(el!("summary").c(text!(lang, "ui.ls.all")))
         .c(lesson_list(v)))
     .done()
 }
@@ -317,7 +318,7 @@ pub fn presenter_controls(v: &View) -> Html {
     el!(
         "section",
         "class" = "lesson-dock",
-        "aria-label" = tr!(lang, "ui.ls.playback")
+        "aria-label" = text!(lang, "ui.ls.playback")
     )
     .c(el!("div", "class" = "lesson-bar")
         .c(el!(
@@ -346,6 +347,6 @@ pub fn presenter_controls(v: &View) -> Html {
                 tr!(lang, "ui.ls.teach")
             }))
         .c(el!("span", "class" = "lesson-clock").c(secs(v.sim.now))))
-    .c(el!("p", "class" = "hint").c(tr!(lang, "ui.ls.presenter_hint")))
+    .c(el!("p", "class" = "hint").c(text!(lang, "ui.ls.presenter_hint")))
     .done()
 }

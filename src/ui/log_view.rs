@@ -7,6 +7,7 @@
 use super::h;
 use crate::el;
 use crate::raft::vec_map::VecSet;
+use crate::text;
 use yew::prelude::*;
 
 use crate::raft::{ConfChangeSingle, Entry, EntryData, NodeId, Raft, Role};
@@ -70,35 +71,37 @@ pub fn render(v: &View) -> Html {
     el!(
         "section",
         "class" = classes!("logs", "panel", (sim.nodes.len() > 5).then_some("dense")),
-        "aria-label" = tr!(l, "ui.log.aria"),
+        "aria-label" = text!(l, "ui.log.aria"),
     )
     .c(el!("h2")
-        .c(tr!(l, "ui.log.title"))
+        .c(text!(l, "ui.log.title"))
         .c(el!("span", "class" = "legend")
             .c(
                 el!("span", "class" = "lg solid", "title" = tip(l, "commit"))
-                    .c(tr!(l, "ui.log.committed")),
+                    .c(text!(l, "ui.log.committed")),
             )
             .c(
                 el!("span", "class" = "lg dashed", "title" = tip(l, "commit"))
-                    .c(tr!(l, "ui.log.not_committed")),
+                    .c(text!(l, "ui.log.not_committed")),
             )
             .c(
                 el!("span", "class" = "lg applied", "title" = tip(l, "applied"))
-                    .c(tr!(l, "ui.log.applied")),
+                    .c(text!(l, "ui.log.applied")),
             )
             .c(
                 el!("span", "class" = "lg snap", "title" = tip(l, "snapshot"))
-                    .c(tr!(l, "ui.log.snapshot")),
+                    .c(text!(l, "ui.log.snapshot")),
             )))
     .c(if max_last == 0 {
-        el!("p", "class" = "hint").c(tr!(l, "ui.log.empty")).done()
+        el!("p", "class" = "hint")
+            .c(text!(l, "ui.log.empty"))
+            .done()
     } else {
         Html::default()
     })
     .c(el!("div", "class" = "log-body")
         .c(el!("div", "class" = "log-labels")
-            .c(el!("div", "class" = "log-label head").c(tr!(l, "ui.log.index")))
+            .c(el!("div", "class" = "log-label head").c(text!(l, "ui.log.index")))
             .c(labels))
         .c(el!(
             "div",
@@ -116,7 +119,7 @@ pub fn render(v: &View) -> Html {
             el!(
                 "button",
                 "class" = "link-btn earlier",
-                "aria-label" = tr!(l, "ui.log.earlier_aria"),
+                "aria-label" = text!(l, "ui.log.earlier_aria"),
             )
             .on_click(send(v.link, Msg::MoreLog))
             .c(tr!(l, "ui.log.earlier", n = hidden))

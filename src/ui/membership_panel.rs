@@ -2,6 +2,7 @@
 //! promote, remove, and joint-consensus changes. Each shows its etcdctl command.
 
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 use yew::TargetCast;
 
@@ -97,18 +98,18 @@ pub fn render(v: &View) -> Html {
             el!(
                 "button",
                 "class" = "primary",
-                "aria-label" = tr!(l, "ui.mem.add_aria")
+                "aria-label" = text!(l, "ui.mem.add_aria")
             )
             .on_click(send(link, Msg::Acts(list.clone())))
-            .c(tr!(l, "ui.mem.add"))
+            .c(text!(l, "ui.mem.add"))
             .done()
         }
         _ => el!(
             "button",
             "disabled" = true,
-            "aria-label" = tr!(l, "ui.mem.add_aria")
+            "aria-label" = text!(l, "ui.mem.add_aria")
         )
-        .c(tr!(l, "ui.mem.add"))
+        .c(text!(l, "ui.mem.add"))
         .done(),
     };
     let as_voter = send(link, Msg::Field(Field::AddAs, "voter".into()));
@@ -166,19 +167,19 @@ pub fn render(v: &View) -> Html {
             el!(
                 "button",
                 "title" = scn,
-                "aria-label" = tr!(l, "ui.mem.joint_aria")
+                "aria-label" = text!(l, "ui.mem.joint_aria")
             )
             .on_click(send(link, Msg::Act(a.clone())))
-            .c(tr!(l, "ui.mem.joint"))
+            .c(text!(l, "ui.mem.joint"))
             .done()
         }
         Err(e) => el!(
             "button",
             "disabled" = true,
             "title" = e,
-            "aria-label" = tr!(l, "ui.mem.joint_aria"),
+            "aria-label" = text!(l, "ui.mem.joint_aria"),
         )
-        .c(tr!(l, "ui.mem.joint"))
+        .c(text!(l, "ui.mem.joint"))
         .done(),
     };
     el!("div", "class" = "membership-panel")
@@ -188,10 +189,10 @@ pub fn render(v: &View) -> Html {
             config = cfg.describe()
         )))
         .c(el!("fieldset")
-            .c(el!("legend").c(tr!(l, "ui.mem.add_legend")))
+            .c(el!("legend").c(text!(l, "ui.mem.add_legend")))
             .c(el!("div", "class" = "row wrap")
                 .c(el!("label", "class" = "field")
-                    .c(tr!(l, "ui.mem.id"))
+                    .c(text!(l, "ui.mem.id"))
                     .c(text_input(
                         v,
                         Field::AddId,
@@ -204,23 +205,23 @@ pub fn render(v: &View) -> Html {
                         "input",
                         "type" = "radio",
                         "name" = "add-as",
-                        "aria-label" = tr!(l, "ui.mem.as_voter"),
+                        "aria-label" = text!(l, "ui.mem.as_voter"),
                     )
                     .on_change(as_voter)
                     .checked(!f.add_learner)
                     .done())
-                    .c(tr!(l, "ui.mem.voter")))
+                    .c(text!(l, "ui.mem.voter")))
                 .c(el!("label", "class" = "radio", "title" = tip(l, "learner"))
                     .c(el!(
                         "input",
                         "type" = "radio",
                         "name" = "add-as",
-                        "aria-label" = tr!(l, "ui.mem.as_learner"),
+                        "aria-label" = text!(l, "ui.mem.as_learner"),
                     )
                     .on_change(as_learner)
                     .checked(f.add_learner)
                     .done())
-                    .c(tr!(l, "ui.mem.learner"))))
+                    .c(text!(l, "ui.mem.learner"))))
             .c(el!("div", "class" = "row wrap")
                 .c(checkbox(
                     v,
@@ -248,22 +249,23 @@ pub fn render(v: &View) -> Html {
             )
             .c(preview)))
         .c(el!("fieldset")
-            .c(el!("legend", "title" = tip(l, "promote")).c(tr!(l, "ui.mem.promote_legend")))
+            .c(el!("legend", "title" = tip(l, "promote")).c(text!(l, "ui.mem.promote_legend")))
             .c(if cfg.learners.is_empty() {
                 el!("p", "class" = "hint")
-                    .c(tr!(l, "ui.mem.no_learners"))
+                    .c(text!(l, "ui.mem.no_learners"))
                     .done()
             } else {
                 el!("div", "class" = "row wrap").c(learners).done()
             }))
         .c(el!("fieldset")
-            .c(el!("legend").c(tr!(l, "ui.mem.remove_legend")))
+            .c(el!("legend").c(text!(l, "ui.mem.remove_legend")))
             .c(el!("div", "class" = "row wrap").c(removable)))
         .c(el!("fieldset")
-            .c(el!("legend", "title" = tip(l, "joint consensus")).c(tr!(l, "ui.mem.joint_legend")))
+            .c(el!("legend", "title" = tip(l, "joint consensus"))
+                .c(text!(l, "ui.mem.joint_legend")))
             .c(el!("div", "class" = "row wrap")
                 .c(el!("label", "class" = "field")
-                    .c(tr!(l, "ui.mem.add_voters"))
+                    .c(text!(l, "ui.mem.add_voters"))
                     .c(text_input(
                         v,
                         Field::JointAdd,
@@ -272,7 +274,7 @@ pub fn render(v: &View) -> Html {
                         "n4 n5",
                     )))
                 .c(el!("label", "class" = "field")
-                    .c(tr!(l, "ui.mem.remove_members"))
+                    .c(text!(l, "ui.mem.remove_members"))
                     .c(text_input(
                         v,
                         Field::JointRemove,

@@ -6,6 +6,7 @@
 
 use crate::el;
 use crate::raft::vec_map::VecMap;
+use crate::text;
 
 use yew::prelude::*;
 use yew::TargetCast;
@@ -349,12 +350,12 @@ pub fn detail(v: &View) -> Html {
             "div",
             "class" = "msg-card",
             "role" = "dialog",
-            "aria-label" = tr!(l, "ui.msg.card_aria"),
+            "aria-label" = text!(l, "ui.msg.card_aria"),
         )
         .c(el!("p").c(tr!(l, "ui.msg.gone", id = id)))
-        .c(el!("button", "aria-label" = tr!(l, "ui.msg.close_aria"))
+        .c(el!("button", "aria-label" = text!(l, "ui.msg.close_aria"))
             .on_click(close)
-            .c(tr!(l, "ui.msg.close")))
+            .c(text!(l, "ui.msg.close")))
         .done();
     };
     let m = &f.msg;
@@ -386,7 +387,7 @@ pub fn detail(v: &View) -> Html {
         "div",
         "class" = "msg-card",
         "role" = "dialog",
-        "aria-label" = tr!(l, "ui.msg.card_aria"),
+        "aria-label" = text!(l, "ui.msg.card_aria"),
         "data-msg-card" = id.to_string(),
     )
     .c(el!("h3").c(format!(
@@ -453,12 +454,12 @@ pub fn detail(v: &View) -> Html {
         .c(el!(
             "button",
             "class" = "danger",
-            "aria-label" = tr!(l, "ui.msg.drop_aria")
+            "aria-label" = text!(l, "ui.msg.drop_aria")
         )
         .on_click(drop)
-        .c(tr!(l, "ui.msg.drop")))
-        .c(el!("button", "aria-label" = tr!(l, "ui.msg.close_aria"))
+        .c(text!(l, "ui.msg.drop")))
+        .c(el!("button", "aria-label" = text!(l, "ui.msg.close_aria"))
             .on_click(close)
-            .c(tr!(l, "ui.msg.close"))))
+            .c(text!(l, "ui.msg.close"))))
     .done()
 }

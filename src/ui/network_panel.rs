@@ -1,6 +1,7 @@
 //! The network: partition by choosing groups, cut a link, loss, latency, heal.
 
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 use yew::TargetCast;
 
@@ -117,19 +118,19 @@ pub fn render(v: &View) -> Html {
             el!(
                 "button",
                 "title" = title,
-                "aria-label" = tr!(l, "ui.net.partition_aria")
+                "aria-label" = text!(l, "ui.net.partition_aria")
             )
             .on_click(send(link, Msg::Act(a.clone())))
-            .c(tr!(l, "ui.net.partition"))
+            .c(text!(l, "ui.net.partition"))
             .done()
         }
         None => el!(
             "button",
             "disabled" = true,
-            "aria-label" = tr!(l, "ui.net.partition_aria"),
-            "title" = tr!(l, "ui.net.partition_hint"),
+            "aria-label" = text!(l, "ui.net.partition_aria"),
+            "title" = text!(l, "ui.net.partition_hint"),
         )
-        .c(tr!(l, "ui.net.partition"))
+        .c(text!(l, "ui.net.partition"))
         .done(),
     };
     let cut = match (parse_node(&f.cut_a), parse_node(&f.cut_b)) {
@@ -137,17 +138,17 @@ pub fn render(v: &View) -> Html {
         _ => None,
     };
     let cut_btn = match cut {
-        Some(a) => el!("button", "aria-label" = tr!(l, "ui.net.cut_aria"))
+        Some(a) => el!("button", "aria-label" = text!(l, "ui.net.cut_aria"))
             .on_click(send(link, Msg::Act(a.clone())))
-            .c(tr!(l, "ui.net.cut"))
+            .c(text!(l, "ui.net.cut"))
             .done(),
         None => el!(
             "button",
             "disabled" = true,
-            "aria-label" = tr!(l, "ui.net.cut_aria"),
-            "title" = tr!(l, "ui.net.cut_hint"),
+            "aria-label" = text!(l, "ui.net.cut_aria"),
+            "title" = text!(l, "ui.net.cut_hint"),
         )
-        .c(tr!(l, "ui.net.cut"))
+        .c(text!(l, "ui.net.cut"))
         .done(),
     };
     let loss_in = link.callback(|e: InputEvent| {
@@ -156,17 +157,17 @@ pub fn render(v: &View) -> Html {
     });
     let loss_val = f.loss.trim().parse::<u32>().ok().filter(|p| *p <= 100);
     let loss_btn = match loss_val {
-        Some(p) => el!("button", "aria-label" = tr!(l, "ui.net.loss_aria"))
+        Some(p) => el!("button", "aria-label" = text!(l, "ui.net.loss_aria"))
             .on_click(send(link, Msg::Act(Action::Loss(p))))
-            .c(tr!(l, "ui.apply"))
+            .c(text!(l, "ui.apply"))
             .done(),
         None => el!(
             "button",
             "disabled" = true,
-            "aria-label" = tr!(l, "ui.net.loss_aria"),
-            "title" = tr!(l, "ui.net.loss_hint"),
+            "aria-label" = text!(l, "ui.net.loss_aria"),
+            "title" = text!(l, "ui.net.loss_hint"),
         )
-        .c(tr!(l, "ui.apply"))
+        .c(text!(l, "ui.apply"))
         .done(),
     };
     let lat_min = link.callback(|e: InputEvent| {
@@ -188,16 +189,16 @@ pub fn render(v: &View) -> Html {
         )
         .c(current(v, l)))
         .c(el!("fieldset")
-            .c(el!("legend", "title" = tip(l, "partition")).c(tr!(l, "ui.net.partition_legend")))
+            .c(el!("legend", "title" = tip(l, "partition")).c(text!(l, "ui.net.partition_legend")))
             .c(group_rows)
             .c(el!("div", "class" = "row").c(part_btn).c(el!(
                 "button",
                 "title" = format!("{}{}", tr!(l, "ui.net.heal_tip"), keys::hint(l, "h")),
             )
             .on_click(heal.clone())
-            .c(tr!(l, "ui.net.heal")))))
+            .c(text!(l, "ui.net.heal")))))
         .c(el!("fieldset")
-            .c(el!("legend", "title" = tip(l, "cut link")).c(tr!(l, "ui.net.cut_legend")))
+            .c(el!("legend", "title" = tip(l, "cut link")).c(text!(l, "ui.net.cut_legend")))
             .c(el!("div", "class" = "row")
                 .c(node_select(
                     v,
@@ -218,7 +219,7 @@ pub fn render(v: &View) -> Html {
                 ))
                 .c(cut_btn)))
         .c(el!("fieldset")
-            .c(el!("legend", "title" = tip(l, "loss")).c(tr!(l, "ui.net.loss_legend")))
+            .c(el!("legend", "title" = tip(l, "loss")).c(text!(l, "ui.net.loss_legend")))
             .c(el!("div", "class" = "row")
                 .c(el!(
                     "input",
@@ -226,7 +227,7 @@ pub fn render(v: &View) -> Html {
                     "type" = "number",
                     "min" = "0",
                     "max" = "100",
-                    "aria-label" = tr!(l, "ui.net.loss_percent"),
+                    "aria-label" = text!(l, "ui.net.loss_percent"),
                 )
                 .on_input(loss_in)
                 .value(f.loss.clone())
@@ -234,31 +235,31 @@ pub fn render(v: &View) -> Html {
                 .c("% ")
                 .c(loss_btn)))
         .c(el!("fieldset")
-            .c(el!("legend", "title" = tip(l, "latency")).c(tr!(l, "ui.net.latency_legend")))
+            .c(el!("legend", "title" = tip(l, "latency")).c(text!(l, "ui.net.latency_legend")))
             .c(el!("div", "class" = "row")
                 .c(el!(
                     "input",
                     "class" = "num",
                     "type" = "number",
                     "min" = "0",
-                    "aria-label" = tr!(l, "ui.net.lat_min"),
+                    "aria-label" = text!(l, "ui.net.lat_min"),
                 )
                 .on_input(lat_min)
                 .value(f.lat_min.clone())
                 .done())
-                .c(tr!(l, "ui.net.to"))
+                .c(text!(l, "ui.net.to"))
                 .c(el!(
                     "input",
                     "class" = "num",
                     "type" = "number",
                     "min" = "0",
-                    "aria-label" = tr!(l, "ui.net.lat_max"),
+                    "aria-label" = text!(l, "ui.net.lat_max"),
                 )
                 .on_input(lat_max)
                 .value(f.lat_max.clone())
                 .done())
-                .c(el!("button", "aria-label" = tr!(l, "ui.net.lat_aria"))
+                .c(el!("button", "aria-label" = text!(l, "ui.net.lat_aria"))
                     .on_click(lat_btn)
-                    .c(tr!(l, "ui.apply")))))
+                    .c(text!(l, "ui.apply")))))
         .done()
 }

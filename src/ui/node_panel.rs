@@ -1,6 +1,7 @@
 //! The clicked node: its full state and everything you can do to it.
 
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::raft::NodeId;
@@ -35,7 +36,7 @@ fn chooser(v: &View) -> Html {
         })
         .collect::<Html>();
     el!("div", "class" = "node-panel")
-        .c(el!("p", "class" = "hint").c(tr!(l, "ui.node.hint")))
+        .c(el!("p", "class" = "hint").c(text!(l, "ui.node.hint")))
         .c(el!("div", "class" = "row wrap").c(buttons))
         .done()
 }
@@ -196,14 +197,14 @@ pub fn render(v: &View) -> Html {
         .c(el!(
             "button",
             "class" = "link-btn",
-            "aria-label" = tr!(l, "ui.node.close_aria")
+            "aria-label" = text!(l, "ui.node.close_aria")
         )
         .on_click(close)
-        .c(tr!(l, "ui.close"))))
+        .c(text!(l, "ui.close"))))
     .c(actions(v, n))
     .c(if let Some(req) = latest {
         el!("div", "class" = "latest big")
-            .c(tr!(l, "ui.node.latest"))
+            .c(text!(l, "ui.node.latest"))
             .c(request_line(l, req))
             .done()
     } else {

@@ -7,6 +7,7 @@
 
 use super::h;
 use crate::el;
+use crate::text;
 use crate::tr;
 use yew::prelude::*;
 
@@ -84,7 +85,7 @@ fn notice(v: &View) -> Html {
     )
     .c(el!("span").c(n.render(v.ui.lang)))
     .c(
-        el!("button", "aria-label" = tr!(v.ui.lang, "ui.page.dismiss"))
+        el!("button", "aria-label" = text!(v.ui.lang, "ui.page.dismiss"))
             .on_click(send(v.link, Msg::DismissNotice))
             .c("✕"),
     )
@@ -126,7 +127,7 @@ fn stage(v: &View) -> Html {
         return el!(
             "section",
             "class" = "stage compare-stage",
-            "aria-label" = tr!(v.ui.lang, "ui.cmp.stage_aria"),
+            "aria-label" = text!(v.ui.lang, "ui.cmp.stage_aria"),
         )
         .c(compare_view::render(v, c))
         .done();
@@ -134,7 +135,7 @@ fn stage(v: &View) -> Html {
     el!(
         "section",
         "class" = "stage",
-        "aria-label" = tr!(v.ui.lang, "ui.page.stage_aria")
+        "aria-label" = text!(v.ui.lang, "ui.page.stage_aria")
     )
     .c(stage_picture(v))
     .c(config_view::render(v))
@@ -273,7 +274,7 @@ pub fn render(v: &View) -> Html {
                 "target" = "_blank",
                 "rel" = "noopener"
             )
-            .c(tr!(l, "ui.page.open_full"))))
+            .c(text!(l, "ui.page.open_full"))))
         .c(el!("main", "class" = "main").c(stage(v)).c(if lesson {
             el!("aside", "class" = "side")
                 .c(lesson_view::dock(v))
@@ -306,7 +307,7 @@ pub fn render(v: &View) -> Html {
         .c(el!("main", "class" = "main").c(stage(v)).c(el!(
             "aside",
             "class" = "side",
-            "aria-label" = tr!(l, "ui.page.side_aria")
+            "aria-label" = text!(l, "ui.page.side_aria")
         )
         .c(if lesson {
             lesson_view::dock(v)
@@ -325,11 +326,11 @@ pub fn render(v: &View) -> Html {
                 .c(el!("div", "class" = "side-head").c(el!(
                     "button",
                     "class" = "link-btn",
-                    "aria-label" = tr!(l, "ui.page.hide_controls_aria"),
-                    "title" = tr!(l, "ui.page.hide_controls_tip"),
+                    "aria-label" = text!(l, "ui.page.hide_controls_aria"),
+                    "title" = text!(l, "ui.page.hide_controls_tip"),
                 )
                 .on_click(send(link, Msg::Controls(Some(false))))
-                .c(tr!(l, "ui.page.hide_controls"))))
+                .c(text!(l, "ui.page.hide_controls"))))
                 .c(v.memos.panel(Slot::Tabs, tabs_stamp(v), || tabs::render(v)))
                 .c(v.memos.panel(Slot::Progress, progress_stamp(v), || {
                     progress_view::render(v)
@@ -341,10 +342,10 @@ pub fn render(v: &View) -> Html {
             el!(
                 "button",
                 "class" = "show-controls",
-                "aria-label" = tr!(l, "ui.page.show_controls_aria"),
+                "aria-label" = text!(l, "ui.page.show_controls_aria"),
             )
             .on_click(send(link, Msg::Controls(Some(true))))
-            .c(tr!(l, "ui.page.show_controls"))
+            .c(text!(l, "ui.page.show_controls"))
             .done()
         } else {
             Html::default()

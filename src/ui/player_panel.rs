@@ -10,7 +10,7 @@ use crate::sim::player::LineStatus;
 use crate::sim::presets::PRESETS;
 use crate::sim::scenario::Stmt;
 
-use crate::{el, tr};
+use crate::{el, text, tr};
 
 use super::app::{Msg, View};
 use super::dom;
@@ -68,49 +68,49 @@ fn loaders(v: &View) -> Html {
     });
     let load_paste = send(link, Msg::LoadPasted);
     let presets = el!("fieldset")
-        .c(el!("legend").c(tr!(l, "ui.pl.presets")))
+        .c(el!("legend").c(text!(l, "ui.pl.presets")))
         .c(el!("div", "class" = "row wrap")
-            .c(el!("select", "aria-label" = tr!(l, "ui.pl.preset_aria"))
+            .c(el!("select", "aria-label" = text!(l, "ui.pl.preset_aria"))
                 .on_change(choose)
                 .c(
                     el!("option", "value" = "", "selected" = f.preset.is_empty())
-                        .c(tr!(l, "ui.pl.choose")),
+                        .c(text!(l, "ui.pl.choose")),
                 )
                 .c(options)
                 .done())
             .c(el!(
                 "button",
                 "class" = "primary",
-                "aria-label" = tr!(l, "ui.pl.load_aria")
+                "aria-label" = text!(l, "ui.pl.load_aria")
             )
             .on_click(load_preset)
-            .c(tr!(l, "ui.pl.load"))))
+            .c(text!(l, "ui.pl.load"))))
         .c((!description.is_empty()).then(|| el!("p", "class" = "hint").c(description).done()));
     let file = el!("fieldset")
-        .c(el!("legend").c(tr!(l, "ui.pl.open_file")))
+        .c(el!("legend").c(text!(l, "ui.pl.open_file")))
         .c(el!(
             "input",
             "type" = "file",
             "accept" = ".scn,text/plain",
-            "aria-label" = tr!(l, "ui.pl.open_file_aria"),
+            "aria-label" = text!(l, "ui.pl.open_file_aria"),
         )
         .on_change(on_file)
         .done());
     let pasted = el!("fieldset")
-        .c(el!("legend").c(tr!(l, "ui.pl.paste")))
+        .c(el!("legend").c(text!(l, "ui.pl.paste")))
         .c(el!(
             "textarea",
             "rows" = "4",
-            "aria-label" = tr!(l, "ui.pl.paste_aria"),
+            "aria-label" = text!(l, "ui.pl.paste_aria"),
             "placeholder" = "cluster 3 seed=1\nawait leader != none within 40\nsay A leader!",
         )
         .on_input(paste)
         .value(f.paste.clone())
         .done())
         .c(
-            el!("button", "aria-label" = tr!(l, "ui.pl.load_pasted_aria"))
+            el!("button", "aria-label" = text!(l, "ui.pl.load_pasted_aria"))
                 .on_click(load_paste)
-                .c(tr!(l, "ui.pl.load_pasted")),
+                .c(text!(l, "ui.pl.load_pasted")),
         );
     el!("div", "class" = "loaders")
         .c(presets)
@@ -187,7 +187,7 @@ fn script_lines(v: &View, s: &Lesson) -> Html {
                     "aria-label" = tr!(l, "ui.pl.run_to_aria", line = line.lineno)
                 )
                 .on_click(send(link, Msg::PlayerRunTo(i)))
-                .c(tr!(l, "ui.pl.run_to")))
+                .c(text!(l, "ui.pl.run_to")))
             } else {
                 li
             };
@@ -217,10 +217,10 @@ fn script(v: &View, s: &Lesson) -> Html {
         .c(el!(
             "button",
             "class" = "link-btn",
-            "aria-label" = tr!(l, "ui.pl.close_aria")
+            "aria-label" = text!(l, "ui.pl.close_aria")
         )
         .on_click(send(link, Msg::PlayerClose))
-        .c(tr!(l, "ui.close")));
+        .c(text!(l, "ui.close")));
     let verdict = if failures > 0 {
         Some(
             el!("span", "class" = "error")
@@ -230,7 +230,7 @@ fn script(v: &View, s: &Lesson) -> Html {
     } else if done {
         Some(
             el!("span", "class" = "ok")
-                .c(tr!(l, "ui.pl.all_passed"))
+                .c(text!(l, "ui.pl.all_passed"))
                 .done(),
         )
     } else {
@@ -240,37 +240,37 @@ fn script(v: &View, s: &Lesson) -> Html {
         .c(el!(
             "button",
             "disabled" = done,
-            "title" = tr!(l, "ui.pl.step_tip")
+            "title" = text!(l, "ui.pl.step_tip")
         )
         .on_click(send(link, Msg::PlayerStep))
-        .c(tr!(l, "ui.pl.step")))
+        .c(text!(l, "ui.pl.step")))
         .c(el!(
             "button",
             "disabled" = done,
-            "aria-label" = tr!(l, "ui.pl.next_pause_aria"),
-            "title" = tr!(l, "ui.pl.next_pause_tip")
+            "aria-label" = text!(l, "ui.pl.next_pause_aria"),
+            "title" = text!(l, "ui.pl.next_pause_tip")
         )
         .on_click(send(link, Msg::PlayerContinue))
-        .c(tr!(l, "ui.pl.next_pause")))
+        .c(text!(l, "ui.pl.next_pause")))
         .c(el!(
             "button",
             "disabled" = done,
-            "aria-label" = tr!(l, "ui.pl.run_all_aria")
+            "aria-label" = text!(l, "ui.pl.run_all_aria")
         )
         .on_click(send(link, Msg::PlayerRunTo(usize::MAX)))
-        .c(tr!(l, "ui.pl.run_all")))
+        .c(text!(l, "ui.pl.run_all")))
         .c(el!("span", "class" = "progress-text")
             .c(tr!(l, "ui.pl.lines_run", at = at, total = total))
             .c(verdict));
     let lines = el!("details", "class" = "show-script", "open" = shown)
         .on_toggle(ontoggle)
-        .c(el!("summary").c(tr!(l, "ui.pl.show_script")))
+        .c(el!("summary").c(text!(l, "ui.pl.show_script")))
         .c(shown.then(|| {
             el!(
                 "ol",
                 "class" = "lines",
                 "tabindex" = "0",
-                "aria-label" = tr!(l, "ui.pl.lines_aria")
+                "aria-label" = text!(l, "ui.pl.lines_aria")
             )
             .c(script_lines(v, s))
             .done()
@@ -307,7 +307,7 @@ pub fn render(v: &View) -> Html {
         .c(v.scenario.map(|s| script(v, s)))
         .c(v.scenario.is_none().then(|| lesson_view::lesson_list(v)))
         .c(el!("details", "open" = v.scenario.is_none())
-            .c(el!("summary").c(tr!(l, "ui.pl.open")))
+            .c(el!("summary").c(text!(l, "ui.pl.open")))
             .c(loaders(v)))
         .done()
 }

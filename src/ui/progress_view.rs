@@ -2,6 +2,7 @@
 //! snapshot, inflight appends, paused; a learner's catch-up toward the promotion threshold.
 
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::raft::ProgressState;
@@ -21,10 +22,10 @@ pub fn render(v: &View) -> Html {
         return el!(
             "section",
             "class" = "progress panel",
-            "aria-label" = tr!(l, "ui.pr.aria")
+            "aria-label" = text!(l, "ui.pr.aria")
         )
-        .c(el!("h2").c(tr!(l, "ui.pr.title")))
-        .c(el!("p", "class" = "hint").c(tr!(l, "ui.pr.no_leader")))
+        .c(el!("h2").c(text!(l, "ui.pr.title")))
+        .c(el!("p", "class" = "hint").c(text!(l, "ui.pr.no_leader")))
         .done();
     };
     let raft = &lead.raft;
@@ -123,7 +124,7 @@ pub fn render(v: &View) -> Html {
     el!(
         "section",
         "class" = "progress panel",
-        "aria-label" = tr!(l, "ui.pr.aria")
+        "aria-label" = text!(l, "ui.pr.aria")
     )
     .c(el!("h2").c(tr!(
         l,
@@ -136,11 +137,11 @@ pub fn render(v: &View) -> Html {
         "class" = "table-wrap",
         "tabindex" = "0",
         "role" = "region",
-        "aria-label" = tr!(l, "ui.pr.table_aria"),
+        "aria-label" = text!(l, "ui.pr.table_aria"),
     )
     .c(el!("table", "class" = "grid")
         .c(el!("thead").c(el!("tr")
-            .c(el!("th", "scope" = "col").c(tr!(l, "ui.pr.member")))
+            .c(el!("th", "scope" = "col").c(text!(l, "ui.pr.member")))
             .c(el!("th", "scope" = "col", "title" = tip(l, "match")).c("match"))
             .c(el!("th", "scope" = "col", "title" = tip(l, "next")).c("next"))
             .c(el!(
@@ -153,17 +154,15 @@ pub fn render(v: &View) -> Html {
                     tip(l, "snapshot state")
                 ),
             )
-            .c(tr!(l, "ui.pr.state")))
-            .c(
-                el!("th", "scope" = "col", "title" = tip(l, "inflight"))
-                    .c(tr!(l, "ui.pr.inflight")),
-            )
-            .c(el!("th", "scope" = "col").c(tr!(l, "ui.pr.paused")))
+            .c(text!(l, "ui.pr.state")))
+            .c(el!("th", "scope" = "col", "title" = tip(l, "inflight"))
+                .c(text!(l, "ui.pr.inflight")))
+            .c(el!("th", "scope" = "col").c(text!(l, "ui.pr.paused")))
             .c(el!("th", "scope" = "col", "title" = tip(l, "check-quorum"))
-                .c(tr!(l, "ui.pr.active")))
+                .c(text!(l, "ui.pr.active")))
             .c(
                 el!("th", "scope" = "col", "title" = tip(l, "learner-ready"))
-                    .c(tr!(l, "ui.pr.catchup")),
+                    .c(text!(l, "ui.pr.catchup")),
             )))
         .c(el!("tbody").c(rows))))
     .done()

@@ -2,6 +2,7 @@
 //! run exactly, and the same link for embedding (cluster and logs only).
 
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::tr;
@@ -28,34 +29,34 @@ pub fn render(v: &View) -> Html {
         .c(el!("div", "class" = "row wrap")
             .c(el!(
                 "button",
-                "aria-label" = tr!(l, "ui.share.export_scn_aria"),
-                "title" = tr!(l, "ui.share.export_scn_tip"),
+                "aria-label" = text!(l, "ui.share.export_scn_aria"),
+                "title" = text!(l, "ui.share.export_scn_tip"),
             )
             .on_click(send(link, Msg::ExportScn))
-            .c(tr!(l, "ui.share.export_scn")))
+            .c(text!(l, "ui.share.export_scn")))
             .c(el!(
                 "button",
-                "aria-label" = tr!(l, "ui.share.export_trace_aria"),
-                "title" = tr!(l, "ui.share.export_trace_tip"),
+                "aria-label" = text!(l, "ui.share.export_trace_aria"),
+                "title" = text!(l, "ui.share.export_trace_tip"),
             )
             .on_click(send(link, Msg::ExportTrace))
-            .c(tr!(l, "ui.share.export_trace")))
+            .c(text!(l, "ui.share.export_trace")))
             .c(el!(
                 "button",
                 "class" = "primary",
-                "aria-label" = tr!(l, "ui.share.make_link_aria"),
-                "title" = tr!(l, "ui.share.make_link_tip"),
+                "aria-label" = text!(l, "ui.share.make_link_aria"),
+                "title" = text!(l, "ui.share.make_link_tip"),
             )
             .on_click(send(link, Msg::ShareLink))
-            .c(tr!(l, "ui.share.make_link"))))
+            .c(text!(l, "ui.share.make_link"))))
         .c(if let Some(url) = &v.ui.share_link {
             el!("label", "class" = "field block")
-                .c(tr!(l, "ui.share.link_label"))
+                .c(text!(l, "ui.share.link_label"))
                 .c(el!(
                     "input",
                     "type" = "text",
                     "readonly" = true,
-                    "aria-label" = tr!(l, "ui.share.link_aria"),
+                    "aria-label" = text!(l, "ui.share.link_aria"),
                     "data-share-link" = "",
                 )
                 .value(url.clone())
@@ -66,12 +67,12 @@ pub fn render(v: &View) -> Html {
         })
         .c(if let Some(url) = embed {
             el!("label", "class" = "field block")
-                .c(tr!(l, "ui.share.embed_label"))
+                .c(text!(l, "ui.share.embed_label"))
                 .c(el!(
                     "input",
                     "type" = "text",
                     "readonly" = true,
-                    "aria-label" = tr!(l, "ui.share.embed_aria"),
+                    "aria-label" = text!(l, "ui.share.embed_aria"),
                 )
                 .value(url)
                 .done())
@@ -80,13 +81,13 @@ pub fn render(v: &View) -> Html {
             Html::default()
         })
         .c(el!("details")
-            .c(el!("summary").c(tr!(l, "ui.share.as_scenario")))
+            .c(el!("summary").c(text!(l, "ui.share.as_scenario")))
             .c(el!(
                 "pre",
                 "class" = "scn-preview",
                 "data-export-scn" = "",
                 "tabindex" = "0",
-                "aria-label" = tr!(l, "ui.share.exported_aria"),
+                "aria-label" = text!(l, "ui.share.exported_aria"),
             )
             .c(scn)))
         .done()

@@ -4,6 +4,7 @@
 
 use super::h;
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 use yew::TargetCast;
 
@@ -62,7 +63,7 @@ pub fn render(v: &View) -> Html {
             "p",
             "class" = "step-line",
             "data-step-line" = "",
-            "title" = tr!(l, "ui.tl.step_line_tip"),
+            "title" = text!(l, "ui.tl.step_line_tip"),
         )
         .c(m.render(l))
         .done()
@@ -72,23 +73,23 @@ pub fn render(v: &View) -> Html {
             "div",
             "class" = "timeline",
             "role" = "group",
-            "aria-label" = tr!(l, "ui.tl.aria"),
+            "aria-label" = text!(l, "ui.tl.aria"),
             "title" = tip(l, "time travel"),
         )
         .c(el!(
             "button",
-            "aria-label" = tr!(l, "ui.tl.back_tick_aria"),
-            "title" = tr!(l, "ui.tl.back_tick_tip"),
+            "aria-label" = text!(l, "ui.tl.back_tick_aria"),
+            "title" = text!(l, "ui.tl.back_tick_tip"),
         )
         .on_click(send(link, Msg::BackTick))
-        .c(tr!(l, "ui.tl.back_tick")))
+        .c(text!(l, "ui.tl.back_tick")))
         .c(el!(
             "button",
-            "aria-label" = tr!(l, "ui.tl.back_event_aria"),
-            "title" = tr!(l, "ui.tl.back_event_tip"),
+            "aria-label" = text!(l, "ui.tl.back_event_aria"),
+            "title" = text!(l, "ui.tl.back_event_tip"),
         )
         .on_click(send(link, Msg::BackEvent))
-        .c(tr!(l, "ui.tl.back_event")))
+        .c(text!(l, "ui.tl.back_event")))
         .c(el!("div", "class" = "scrub")
             .c(el!("div", "class" = "markers").c(marks))
             .c(el!(
@@ -97,7 +98,7 @@ pub fn render(v: &View) -> Html {
                 "min" = "0",
                 "max" = head.to_string(),
                 "step" = "1",
-                "aria-label" = tr!(l, "ui.tl.time_aria"),
+                "aria-label" = text!(l, "ui.tl.time_aria"),
                 "data-scrubber" = "",
             )
             .on_input(seek)
@@ -105,18 +106,18 @@ pub fn render(v: &View) -> Html {
             .done()))
         .c(el!(
             "button",
-            "aria-label" = tr!(l, "ui.tl.event_aria"),
-            "title" = tr!(l, "ui.tl.event_tip"),
+            "aria-label" = text!(l, "ui.tl.event_aria"),
+            "title" = text!(l, "ui.tl.event_tip"),
         )
         .on_click(send(link, Msg::StepEvent))
-        .c(tr!(l, "ui.tl.event")))
+        .c(text!(l, "ui.tl.event")))
         .c(el!(
             "button",
-            "aria-label" = tr!(l, "ui.tl.tick_aria"),
-            "title" = tr!(l, "ui.tl.tick_tip"),
+            "aria-label" = text!(l, "ui.tl.tick_aria"),
+            "title" = text!(l, "ui.tl.tick_tip"),
         )
         .on_click(send(link, Msg::StepTick))
-        .c(tr!(l, "ui.tl.tick")))
+        .c(text!(l, "ui.tl.tick")))
         .c(el!(
             "button",
             "class" = "next-change",
@@ -124,14 +125,14 @@ pub fn render(v: &View) -> Html {
             "title" = format!("{}{}", tr!(l, "ui.tl.next_change_tip"), keys::hint(l, "n")),
         )
         .on_click(send(link, Msg::NextChange))
-        .c(tr!(l, "ui.tl.next_change")))
+        .c(text!(l, "ui.tl.next_change")))
         .c(el!("span", "class" = "times").c(format!("{} / {}", secs(now), secs(tl.head_time()))))
         .c(if past {
             el!("span", "class" = "past", "data-past" = "")
-                .c(tr!(l, "ui.tl.past"))
-                .c(el!("button", "title" = tr!(l, "ui.tl.live_aria"))
+                .c(text!(l, "ui.tl.past"))
+                .c(el!("button", "title" = text!(l, "ui.tl.live_aria"))
                     .on_click(send(link, Msg::Live))
-                    .c(tr!(l, "ui.tl.live")))
+                    .c(text!(l, "ui.tl.live")))
                 .done()
         } else {
             Html::default()

@@ -4,6 +4,7 @@
 
 use super::h;
 use crate::el;
+use crate::text;
 use yew::prelude::*;
 use yew::TargetCast;
 
@@ -33,9 +34,9 @@ fn pace_options(l: Lang, current: Pace) -> Html {
         "option",
         "value" = "teach",
         "selected" = current == Pace::Teach,
-        "title" = tr!(l, "ui.tb.teach_tip"),
+        "title" = text!(l, "ui.tb.teach_tip"),
     )
-    .c(tr!(l, "ui.tb.teach"))
+    .c(text!(l, "ui.tb.teach"))
     .done();
     let fixed = FIXED
         .iter()
@@ -119,12 +120,12 @@ fn etcd_fields(v: &View) -> Html {
         .c(el!(
             "label",
             "class" = "field",
-            "title" = tr!(l, "ui.tb.etcd_tip")
+            "title" = text!(l, "ui.tb.etcd_tip")
         )
         .c("etcd ")
         .c(el!(
             "select",
-            "aria-label" = tr!(l, "ui.tb.etcd_aria"),
+            "aria-label" = text!(l, "ui.tb.etcd_aria"),
             "data-option" = "etcd"
         )
         .on_change(pick("etcd"))
@@ -133,12 +134,12 @@ fn etcd_fields(v: &View) -> Html {
         .c(el!(
             "label",
             "class" = "field",
-            "title" = tr!(l, "ui.tb.timeout_tip")
+            "title" = text!(l, "ui.tb.timeout_tip")
         )
-        .c(tr!(l, "ui.tb.timeout"))
+        .c(text!(l, "ui.tb.timeout"))
         .c(el!(
             "select",
-            "aria-label" = tr!(l, "ui.tb.timeout_aria"),
+            "aria-label" = text!(l, "ui.tb.timeout_aria"),
             "data-option" = "request-timeout",
         )
         .on_change(pick("request-timeout"))
@@ -162,15 +163,20 @@ pub fn render(v: &View) -> Html {
         "header",
         "class" = "toolbar",
         "role" = "toolbar",
-        "aria-label" = tr!(l, "ui.tb.aria")
+        "aria-label" = text!(l, "ui.tb.aria")
     )
-    .c(el!("h1", "class" = "brand", "title" = tr!(l, "ui.tb.brand_tip")).c("raftlab"))
+    .c(el!(
+        "h1",
+        "class" = "brand",
+        "title" = text!(l, "ui.tb.brand_tip")
+    )
+    .c("raftlab"))
     .c(el!("div", "class" = "group")
         .c(v.memos.panel(Slot::ToolbarPlay, stamp, || play_controls(v)))
         .c(el!(
             "span",
             "class" = "clock",
-            "title" = tr!(l, "ui.tb.clock_tip")
+            "title" = text!(l, "ui.tb.clock_tip")
         )
         .c(tr!(
             l,
@@ -213,7 +219,7 @@ fn play_controls(v: &View) -> Html {
                 tr!(l, "ui.tb.play_aria")
             },
             "data-playing" = running.to_string(),
-            "title" = tr!(l, "ui.tb.play_tip"),
+            "title" = text!(l, "ui.tb.play_tip"),
         )
         .on_click(play)
         .c(if running {
@@ -222,8 +228,8 @@ fn play_controls(v: &View) -> Html {
             tr!(l, "ui.tb.play")
         }))
         .c(el!("label", "class" = "field")
-            .c(el!("span", "class" = "wide-only").c(tr!(l, "ui.tb.speed")))
-            .c(el!("select", "aria-label" = tr!(l, "ui.tb.speed_aria"))
+            .c(el!("span", "class" = "wide-only").c(text!(l, "ui.tb.speed")))
+            .c(el!("select", "aria-label" = text!(l, "ui.tb.speed_aria"))
                 .on_change(speed)
                 .c(options)
                 .done()))
@@ -295,35 +301,37 @@ fn options_and_end(v: &View) -> Html {
     let o = &sim.opts;
     h::frag()
         .c(el!("details", "class" = "group options")
-            .c(el!("summary", "aria-label" = tr!(l, "ui.tb.options_aria"))
-                .c(tr!(l, "ui.tb.options")))
+            .c(
+                el!("summary", "aria-label" = text!(l, "ui.tb.options_aria"))
+                    .c(text!(l, "ui.tb.options")),
+            )
             .c(el!("div", "class" = "switches")
                 .c(el!("div", "class" = "row")
                     .c(el!("label", "class" = "field")
-                        .c(tr!(l, "ui.tb.nodes"))
-                        .c(el!("select", "aria-label" = tr!(l, "ui.tb.nodes_aria"))
+                        .c(text!(l, "ui.tb.nodes"))
+                        .c(el!("select", "aria-label" = text!(l, "ui.tb.nodes_aria"))
                             .on_change(set_n)
                             .c(n_opts)
                             .done()))
                     .c(el!("label", "class" = "field")
-                        .c(tr!(l, "ui.tb.seed"))
+                        .c(text!(l, "ui.tb.seed"))
                         .c(el!(
                             "input",
                             "class" = "num",
                             "type" = "number",
                             "min" = "0",
-                            "aria-label" = tr!(l, "ui.tb.seed_aria"),
+                            "aria-label" = text!(l, "ui.tb.seed_aria"),
                         )
                         .on_input(set_seed)
                         .value(ui.forms.reset_seed.clone())
                         .done()))
                     .c(el!(
                         "button",
-                        "aria-label" = tr!(l, "ui.tb.reset_aria"),
-                        "title" = tr!(l, "ui.tb.reset_tip"),
+                        "aria-label" = text!(l, "ui.tb.reset_aria"),
+                        "title" = text!(l, "ui.tb.reset_tip"),
                     )
                     .on_click(reset)
-                    .c(tr!(l, "ui.tb.reset"))))
+                    .c(text!(l, "ui.tb.reset"))))
                 .c(etcd_fields(v))
                 .c(switch(
                     v,
@@ -358,14 +366,14 @@ fn options_and_end(v: &View) -> Html {
                     "class" = "field",
                     "title" = tip(l, "learner-ready")
                 )
-                .c(tr!(l, "ui.tb.learner_ready"))
+                .c(text!(l, "ui.tb.learner_ready"))
                 .c(el!(
                     "input",
                     "class" = "num",
                     "type" = "number",
                     "min" = "0",
                     "max" = "100",
-                    "aria-label" = tr!(l, "ui.tb.learner_ready_aria"),
+                    "aria-label" = text!(l, "ui.tb.learner_ready_aria"),
                 )
                 .on_input(learner_typing)
                 .on_change(learner_ready)
@@ -387,8 +395,8 @@ fn options_and_end(v: &View) -> Html {
             .c(super::lang_pref::switch(v))
             .c(el!(
                 "button",
-                "aria-label" = tr!(l, "ui.tb.help_aria"),
-                "title" = tr!(l, "ui.tb.help_tip"),
+                "aria-label" = text!(l, "ui.tb.help_aria"),
+                "title" = text!(l, "ui.tb.help_tip"),
             )
             .on_click(help)
             .c("?")))
