@@ -366,7 +366,7 @@ fn status(v: &View) -> Html {
                         .c(el!(
                             "input",
                             "type" = "text",
-                            "readonly" = true,
+                            "readonly" = "readonly",
                             "data-explore-link" = ""
                         )
                         .value(url.clone())

@@ -28,6 +28,8 @@ pub struct El(Box<Parts>);
 
 struct Parts {
     tag: &'static str,
+    /// Attributes whose values are all literals, as one static table (html! does the same).
+    fixed: Option<&'static [(&'static str, AttributeOrProperty)]>,
     keys: &'static [&'static str],
     values: Vec<Option<AttributeOrProperty>>,
     listeners: Vec<Option<Rc<dyn Listener>>>,
@@ -46,6 +48,7 @@ impl El {
     pub fn new(tag: &'static str, keys: &'static [&'static str]) -> El {
         El(Box::new(Parts {
             tag,
+            fixed: None,
             keys,
             values: Vec::with_capacity(keys.len()),
             listeners: Vec::new(),
@@ -54,6 +57,15 @@ impl El {
             value: None,
             checked: None,
         }))
+    }
+
+    /// An element `tag` whose attributes are all literals (the [`el!`](crate::el) macro
+    /// picks this when every value is one).
+    #[inline(never)]
+    pub fn fixed(tag: &'static str, attrs: &'static [(&'static str, AttributeOrProperty)]) -> El {
+        let mut e = El::new(tag, &[]);
+        e.0.fixed = Some(attrs);
+        e
     }
 
     #[inline(never)]
@@ -170,6 +182,11 @@ impl El {
     }
 
     #[inline(never)]
+    fn child_el(self, c: El) -> El {
+        self.child(c.done())
+    }
+
+    #[inline(never)]
     fn child(mut self, n: VNode) -> El {
         self.0.children.push(n);
         self
@@ -195,6 +212,7 @@ impl El {
     pub fn done(self) -> Html {
         let Parts {
             tag,
+            fixed,
             keys,
             mut values,
             listeners,
@@ -208,10 +226,15 @@ impl El {
         }
         // One value per key whatever the caller pushed, so yew's diff never indexes past
         // the end.
-        values.resize_with(keys.len(), || None);
-        let attributes = Attributes::Dynamic {
-            keys,
-            values: values.into_boxed_slice(),
+        let attributes = match fixed {
+            Some(table) => Attributes::Static(table),
+            None => {
+                values.resize_with(keys.len(), || None);
+                Attributes::Dynamic {
+                    keys,
+                    values: values.into_boxed_slice(),
+                }
+            }
         };
         let listeners = if listeners.is_empty() {
             Listeners::None
@@ -348,7 +371,7 @@ impl ChildArg for Html {
 impl ChildArg for El {
     #[inline(always)]
     fn add(self, e: El) -> El {
-        e.child(self.done())
+        e.child_el(self)
     }
 }
 
@@ -408,6 +431,12 @@ macro_rules! text {
 /// attributes, each key written beside its value.
 #[macro_export]
 macro_rules! el {
+    ($tag:literal $(, $k:literal = $v:literal)+ $(,)?) => {
+        $crate::ui::h::El::fixed(
+            $tag,
+            &[$(($k, ::yew::virtual_dom::AttributeOrProperty::Static($v))),+],
+        )
+    };
     ($tag:literal $(, $k:literal = $v:expr)* $(,)?) => {{
         let e = $crate::ui::h::El::new($tag, &[$($k),*]);
         $(let e = e.a($v);)*
