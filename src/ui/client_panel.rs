@@ -1,10 +1,10 @@
 //! A client: write key=value (to the leader or via a chosen node), read linearizably or
 //! serializably from a chosen node, and every request's outcome.
 
+use super::h;
 use crate::el;
 use crate::text;
 use yew::prelude::*;
-use yew::TargetCast;
 
 use crate::sim::Action;
 
@@ -18,10 +18,7 @@ use super::glossary::tip_in as tip;
 use super::keys;
 
 fn input(v: &View, field: Field, value: &str, label: &str) -> Html {
-    let oninput = v.link.callback(move |e: InputEvent| {
-        let i: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Field(field, i.value())
-    });
+    let oninput = h::field(v.link, field);
     el!(
         "input",
         "type" = "text",

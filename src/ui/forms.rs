@@ -1,5 +1,6 @@
 //! What the person typed or chose in the panels' forms, kept between frames.
 
+use super::h;
 use crate::el;
 use crate::raft::NodeId;
 
@@ -200,11 +201,7 @@ pub fn node_select(
     prefix: &str,
 ) -> yew::Html {
     use yew::prelude::*;
-    use yew::TargetCast;
-    let onchange = v.link.callback(move |e: Event| {
-        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
-        super::app::Msg::Field(field, s.value())
-    });
+    let onchange = h::field(v.link, field);
     let opts = v
         .sim
         .nodes

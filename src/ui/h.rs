@@ -8,9 +8,12 @@ use yew::html::{onchange, onclick, oninput, onkeydown, ontoggle, IntoPropValue, 
 use yew::virtual_dom::{
     AttrValue, AttributeOrProperty, Attributes, Key, Listener, Listeners, VList, VNode, VTag, VText,
 };
-use yew::{Callback, Classes, Event, Html, InputEvent, KeyboardEvent, MouseEvent, NodeRef};
+use yew::{
+    Callback, Classes, Event, Html, InputEvent, KeyboardEvent, MouseEvent, NodeRef, TargetCast,
+};
 
 use super::app::{App, Msg};
+use super::forms::Field;
 use crate::i18n::Lang;
 
 /// A callback that sends the app (a copy of) `msg` whatever the event. One closure type for
@@ -19,6 +22,19 @@ use crate::i18n::Lang;
 pub fn send<E: 'static>(link: &Scope<App>, msg: Msg) -> Callback<E> {
     let link = link.clone();
     Callback::from(move |_: E| link.send_message(msg.clone()))
+}
+
+/// A callback that sends `Msg::Field(field, value)` with the value of the input, select or
+/// textarea the event came from. One closure type for every form field (two, with the
+/// event types), where each field had its own.
+#[inline(never)]
+pub fn field<E: AsRef<Event> + 'static>(link: &Scope<App>, field: Field) -> Callback<E> {
+    let link = link.clone();
+    Callback::from(move |e: E| {
+        // `value` is read the same way on the three kinds of element.
+        let t: web_sys::HtmlInputElement = e.as_ref().target_unchecked_into();
+        link.send_message(Msg::Field(field, t.value()));
+    })
 }
 
 /// An element being built: a tag, its attributes (keys fixed where it is written, values

@@ -1,6 +1,7 @@
 //! Membership: add a voter or learner (optionally misconfigured, optionally started now),
 //! promote, remove, and joint-consensus changes. Each shows its etcdctl command.
 
+use super::h;
 use crate::el;
 use crate::text;
 use yew::prelude::*;
@@ -18,10 +19,7 @@ use super::glossary::tip_in as tip;
 use super::style::node_name;
 
 fn text_input(v: &View, field: Field, value: &str, label: &str, placeholder: &str) -> Html {
-    let oninput = v.link.callback(move |e: InputEvent| {
-        let i: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Field(field, i.value())
-    });
+    let oninput = h::field(v.link, field);
     el!(
         "input",
         "type" = "text",

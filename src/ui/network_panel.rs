@@ -1,9 +1,9 @@
 //! The network: partition by choosing groups, cut a link, loss, latency, heal.
 
+use super::h;
 use crate::el;
 use crate::text;
 use yew::prelude::*;
-use yew::TargetCast;
 
 use crate::raft::NodeId;
 use crate::sim::{Action, Status};
@@ -151,10 +151,7 @@ pub fn render(v: &View) -> Html {
         .c(text!(l, "ui.net.cut"))
         .done(),
     };
-    let loss_in = link.callback(|e: InputEvent| {
-        let i: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Field(Field::Loss, i.value())
-    });
+    let loss_in = h::field(link, Field::Loss);
     let loss_val = f.loss.trim().parse::<u32>().ok().filter(|p| *p <= 100);
     let loss_btn = match loss_val {
         Some(p) => el!("button", "aria-label" = text!(l, "ui.net.loss_aria"))
@@ -170,14 +167,8 @@ pub fn render(v: &View) -> Html {
         .c(text!(l, "ui.apply"))
         .done(),
     };
-    let lat_min = link.callback(|e: InputEvent| {
-        let i: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Field(Field::LatMin, i.value())
-    });
-    let lat_max = link.callback(|e: InputEvent| {
-        let i: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Field(Field::LatMax, i.value())
-    });
+    let lat_min = h::field(link, Field::LatMin);
+    let lat_max = h::field(link, Field::LatMax);
     let latency = format!("{}-{}", f.lat_min.trim(), f.lat_max.trim());
     let lat_btn = send(link, Msg::Set("latency", latency.clone()));
     let heal = send(link, Msg::Act(Action::Heal));

@@ -3,6 +3,7 @@
 //! behind "show script", its lines with the current one highlighted, each expect passed or
 //! failed, and "run to here". The narration itself is in the lesson dock (`lesson_view`).
 
+use super::h;
 use yew::prelude::*;
 use yew::TargetCast;
 
@@ -23,10 +24,7 @@ fn loaders(v: &View) -> Html {
     let f = &v.ui.forms;
     let l = v.ui.lang;
     let link = v.link;
-    let choose = link.callback(|e: Event| {
-        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
-        Msg::Field(Field::Preset, s.value())
-    });
+    let choose = h::field(link, Field::Preset);
     let options = PRESETS
         .iter()
         .map(|p| {
@@ -62,10 +60,7 @@ fn loaders(v: &View) -> Html {
         // Choosing the same file again must load it again.
         input.set_value("");
     });
-    let paste = link.callback(|e: InputEvent| {
-        let t: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-        Msg::Field(Field::Paste, t.value())
-    });
+    let paste = h::field(link, Field::Paste);
     let load_paste = send(link, Msg::LoadPasted);
     let presets = el!("fieldset")
         .c(el!("legend").c(text!(l, "ui.pl.presets")))

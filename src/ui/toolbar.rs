@@ -273,20 +273,11 @@ fn options_and_end(v: &View) -> Html {
             .done()
         })
         .collect::<Html>();
-    let set_n = link.callback(|e: Event| {
-        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
-        Msg::Field(Field::ResetN, s.value())
-    });
-    let set_seed = link.callback(|e: InputEvent| {
-        let s: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Field(Field::ResetSeed, s.value())
-    });
+    let set_n = h::field(link, Field::ResetN);
+    let set_seed = h::field(link, Field::ResetSeed);
     let reset = send(link, Msg::Reset);
     // Typed into the form first, applied on change.
-    let learner_typing = link.callback(|e: InputEvent| {
-        let s: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Field(Field::LearnerReady, s.value())
-    });
+    let learner_typing = h::field(link, Field::LearnerReady);
     let learner_ready = link.callback(|e: Event| {
         let s: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::SetLearnerReady(s.value().trim().to_string())
