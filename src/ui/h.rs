@@ -430,12 +430,12 @@ impl ChildArg for &'static str {
 }
 
 /// A catalog text without placeholders, looked up in the language only as the element is
-/// built: `text!(lang, "ui.key")` as an attribute value or a child. One call per use, where
+/// built: `text!(lang, "ui.close")` as an attribute value or a child. One call per use, where
 /// `tr!` there was a lookup and then a push (~250 uses).
 #[derive(Clone, Copy)]
 pub struct Text(pub Lang, pub u16);
 
-/// `text!(lang, "ui.key")`: [`Text`] for a key of en.txt (checked at compile time, as `tr!`).
+/// `text!(lang, "ui.close")`: [`Text`] for a key of en.txt (checked at compile time, as `tr!`).
 #[macro_export]
 macro_rules! text {
     ($lang:expr, $key:literal) => {
