@@ -34,6 +34,7 @@ mod membership_panel;
 mod memo;
 mod message_view;
 mod network_panel;
+mod node_glyph;
 mod node_panel;
 mod pace;
 mod page;
