@@ -348,7 +348,7 @@ fn Links(p: &LinksProps) -> Html {
                 "class" = Classes::from(l.class),
                 "data-link" = format!("n{}-n{}", l.a, l.b),
             )
-            .key(::std::convert::Into::into(format!("{}-{}", l.a, l.b)))
+            .key(format!("{}-{}", l.a, l.b).into())
             .c(el!("title").c(l.title.clone()))
             .c(el!(
                 "line",

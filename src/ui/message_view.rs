@@ -294,7 +294,7 @@ fn glyph(key: usize, live: bool, s: &Shown) -> Html {
         "visibility" = (!live).then_some("hidden"),
         "transform" = format!("translate({},{})", fmt(p.x), fmt(p.y)),
     )
-    .key(::std::convert::Into::into(key.to_string()))
+    .key(key.to_string().into())
     .c(el!("title").c(s.title.clone()))
     .c(el!(
         "line",
