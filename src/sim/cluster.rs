@@ -7,7 +7,7 @@
 //! options plus actions replay the same run anywhere.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use crate::i18n::{Lang, Msg};
 use crate::raft::invariants::{Checker, Observed};
@@ -20,6 +20,7 @@ use super::action::Action;
 use super::client::{Outcome, Refusal, ReqKind, Request};
 use super::event::{Event, EventKind};
 use super::health::Shape;
+use super::id_map::IdMap;
 use super::network::{InFlight, Network};
 use super::options::Options;
 use super::requests::Waiting;
@@ -196,7 +197,7 @@ pub struct Sim {
     /// Events ever logged.
     pub event_count: u64,
     /// Recent client requests by id.
-    pub requests: BTreeMap<u64, Request>,
+    pub requests: IdMap<Request>,
     pub(super) next_req: u64,
     /// Requests no member could take yet, retried after every event until their deadline.
     pub waiting: VecMap<u64, Waiting>,
@@ -275,7 +276,7 @@ impl Sim {
             rng: rng.fork(0),
             events: VecDeque::new(),
             event_count: 0,
-            requests: BTreeMap::new(),
+            requests: IdMap::new(),
             next_req: 1,
             waiting: VecMap::new(),
             retry_scheduled: false,

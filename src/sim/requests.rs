@@ -3,10 +3,10 @@
 //! which the client gives up with `context deadline exceeded`. A request the client gave up
 //! on may still take effect: that is shown when it does ("committed later at index 5").
 
+use super::id_map::IdMap;
 use super::labels;
 use crate::i18n::Msg;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 use crate::raft::{ConfChange, ConfChangeSingle, NodeId, ServerError, NONE};
 
@@ -107,7 +107,7 @@ impl Sim {
 
     /// The requests [`Sim::prune_requests`] with `cap` would keep, copied (what a history
     /// checkpoint holds, without copying the rest).
-    pub(super) fn kept_requests(&self, cap: usize) -> BTreeMap<u64, Request> {
+    pub(super) fn kept_requests(&self, cap: usize) -> IdMap<Request> {
         let keep_from = self.requests.len().saturating_sub(cap);
         self.requests
             .iter()
