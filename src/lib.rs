@@ -8,6 +8,7 @@
 //! - [`digest`]: a compile-time digest of the texts the browser fetches rather than carries.
 //! - [`json`]: the JSON the browser build exports, written without serde_json.
 //! - [`trig`]: sine and cosine for the drawing's angles, smaller in wasm than libm's.
+//! - [`pool_alloc`]: the browser build's allocator for small blocks (size-class free lists).
 
 #![warn(missing_docs)]
 
@@ -15,6 +16,7 @@ pub mod digest;
 pub mod i18n;
 pub mod json;
 mod line_cut;
+pub mod pool_alloc;
 pub mod raft;
 pub mod sim;
 pub mod trig;

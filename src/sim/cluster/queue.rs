@@ -28,8 +28,10 @@ pub(super) struct EventQueue<T> {
     /// Ring bucket `t % RING` holds the items due at `t`, for `base <= t < base + RING`, in
     /// increasing `seq` (pushes come in that order). No ring item is due before `base`.
     base: u64,
-    /// Bit `i` set: bucket `i` holds something.
-    occupied: u128,
+    /// Bit `i % 64` of word `i / 64` set: bucket `i` holds something. Two words rather than a
+    /// `u128`: wasm has no 128-bit integers, so the browser build did every rotate and
+    /// variable shift of one in 64-bit pieces (the queue's head is found once an event).
+    occupied: [u64; 2],
     /// (seq, item) per millisecond.
     ring: Vec<Bucket<T>>,
     /// Items due outside the ring's span when pushed.
@@ -98,7 +100,7 @@ impl<T: Copy> Default for EventQueue<T> {
     fn default() -> Self {
         EventQueue {
             base: 0,
-            occupied: 0,
+            occupied: [0; 2],
             ring: (0..RING)
                 .map(|_| Bucket {
                     items: Vec::new(),
@@ -123,7 +125,7 @@ impl<T: Copy> EventQueue<T> {
             Some(ahead) if ahead < RING => {
                 let i = (at % RING) as usize;
                 self.ring[i].items.push((seq, item));
-                self.occupied |= 1 << i;
+                self.occupied[i / 64] |= 1 << (i % 64);
             }
             _ => self.far.push(Far { at, seq, item }),
         }
@@ -131,16 +133,29 @@ impl<T: Copy> EventQueue<T> {
 
     /// The first time the ring holds something at.
     fn ring_head(&self) -> Option<u64> {
-        if self.occupied == 0 {
-            return None;
-        }
-        let offset = self
-            .occupied
-            .rotate_right((self.base % RING) as u32)
-            .trailing_zeros();
-        Some(self.base + u64::from(offset))
+        // The first set bit from the base's bucket on, wrapping around once.
+        let from = self.base % RING;
+        let [lo, hi] = self.occupied;
+        let bit = |word: u64, skip: u64| {
+            let rest = word & (u64::MAX << skip);
+            (rest != 0).then(|| u64::from(rest.trailing_zeros()))
+        };
+        let found = if from < 64 {
+            bit(lo, from)
+                .or_else(|| bit(hi, 0).map(|b| b + 64))
+                .or_else(|| bit(lo, 0))
+        } else {
+            bit(hi, from - 64)
+                .map(|b| b + 64)
+                .or_else(|| bit(lo, 0))
+                .or_else(|| bit(hi, 0).map(|b| b + 64))
+        }?;
+        Some(self.base + (found + RING - from) % RING)
     }
 
+    // Inlined natively (into the event loop, as it was before the bitmap became two words);
+    // the browser build keeps one copy.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn head(&self) -> Option<(Head, u64, u64, T)> {
         let near = self.ring_head().and_then(|t| {
             let (seq, item) = *self.ring[(t % RING) as usize].front()?;
@@ -175,7 +190,7 @@ impl<T: Copy> EventQueue<T> {
             Head::Ring(t) => {
                 let i = (t % RING) as usize;
                 if self.ring[i].pop_front() {
-                    self.occupied &= !(1 << i);
+                    self.occupied[i / 64] &= !(1 << (i % 64));
                 }
             }
             Head::Far => {
@@ -244,6 +259,34 @@ impl<'de, T: Copy + Deserialize<'de>> Deserialize<'de> for EventQueue<T> {
 mod tests {
     use super::*;
     use crate::raft::Rng;
+
+    /// A queue holding a few items spread over the ring's whole span: the first occupied
+    /// bucket is often behind the base's bucket (wrapped around) or in the other word.
+    #[test]
+    fn a_sparse_ring_finds_its_head_across_the_wrap() {
+        let mut rng = Rng::new(5);
+        let mut q: EventQueue<u32> = EventQueue::default();
+        let mut model: BinaryHeap<Far<u32>> = BinaryHeap::new();
+        let (mut now, mut seq) = (0u64, 0u64);
+        for step in 0..20_000u32 {
+            if model.len() < 3 && rng.range(0, 2) == 0 {
+                let at = now + rng.range(0, RING);
+                seq += 1;
+                q.push(at, seq, step);
+                model.push(Far {
+                    at,
+                    seq,
+                    item: step,
+                });
+            } else {
+                let want = model.pop().map(|f| (f.at, f.seq, f.item));
+                assert_eq!(q.pop(), want, "step {step}");
+                if let Some((at, _, _)) = want {
+                    now = at;
+                }
+            }
+        }
+    }
 
     #[test]
     fn it_pops_in_time_then_sequence_order_like_a_heap() {
