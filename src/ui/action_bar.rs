@@ -1,6 +1,9 @@
 //! The last action taken (its scenario line and the etcdctl command it corresponds to, or
 //! why it made no sense) and the latest client request's outcome.
 
+use super::h;
+use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::i18n::Lang;
@@ -44,18 +47,25 @@ pub fn request_line(l: Lang, r: &Request) -> Html {
         .via
         .map(|v| tr!(l, "ui.act.via", node = node_name(v)))
         .unwrap_or_default();
-    html! {
-        <span class={classes!("req", outcome_class(&r.outcome))} data-request={r.id.to_string()}
-            data-outcome={outcome_class(&r.outcome)}>
-            <span class="req-what">{ format!("{}{via}", labels::request(&r.kind).render(l)) }</span>
-            { " → " }
-            <span class="req-outcome">{ describe_without_error(l, r) }</span>
-            if let Some(err) = r.outcome.etcd_error() {
-                { " " }<code class="etcd-error" data-etcd-error="">{ err }</code>
-            }
-            <span class="req-time">{ format!(" ({})", secs(r.time)) }</span>
-        </span>
-    }
+    el!(
+        "span",
+        "class" = classes!("req", outcome_class(&r.outcome)),
+        "data-request" = r.id.to_string(),
+        "data-outcome" = outcome_class(&r.outcome),
+    )
+    .c(el!("span", "class" = "req-what").c(format!("{}{via}", labels::request(&r.kind).render(l))))
+    .c(" → ")
+    .c(el!("span", "class" = "req-outcome").c(describe_without_error(l, r)))
+    .c(if let Some(err) = r.outcome.etcd_error() {
+        h::frag()
+            .c(" ")
+            .c(el!("code", "class" = "etcd-error", "data-etcd-error" = "").c(err))
+            .done()
+    } else {
+        Html::default()
+    })
+    .c(el!("span", "class" = "req-time").c(format!(" ({})", secs(r.time))))
+    .done()
 }
 
 /// The bar.
@@ -64,36 +74,57 @@ pub fn render(v: &View) -> Html {
     let last = v.ui.history.last();
     let latest = v.sim.requests.values().next_back();
     if last.is_none() && latest.is_none() {
-        return html! {
-            <div class="action-bar hint">
-                { tr!(l, "ui.act.hint_1") }
-                <span class="wide-only">{ tr!(l, "ui.act.hint_right") }</span>
-                <span class="narrow-only">{ tr!(l, "ui.act.hint_below") }</span>
-                { tr!(l, "ui.act.hint_2") }
-            </div>
-        };
+        return el!("div", "class" = "action-bar hint")
+            .c(text!(l, "ui.act.hint_1"))
+            .c(el!("span", "class" = "wide-only").c(text!(l, "ui.act.hint_right")))
+            .c(el!("span", "class" = "narrow-only").c(text!(l, "ui.act.hint_below")))
+            .c(text!(l, "ui.act.hint_2"))
+            .done();
     }
-    html! {
-        <div class="action-bar" aria-live="polite">
-            if let Some(a) = last {
-                <div class="last-action" data-last-action={a.scn.clone()}>
-                    <span class="label">{ tr!(l, "ui.act.at", time = secs(a.at)) }</span>
-                    <code class="scn">{ a.scn.clone() }</code>
-                    if let Some(e) = &a.etcdctl {
-                        <span class="label">{ " etcdctl: " }</span>
-                        <code class="etcdctl" data-etcdctl="">{ e.clone() }</code>
-                    }
-                    if let Some(err) = &a.error {
-                        <span class="error" role="alert" data-action-error="">{ tr!(l, "ui.act.not_done", error = err.render(l)) }</span>
-                    }
-                </div>
-            }
-            if let Some(r) = latest {
-                <div class="latest-request" data-latest-request="">
-                    <span class="label">{ tr!(l, "ui.act.latest") }</span>
-                    { request_line(l, r) }
-                </div>
-            }
-        </div>
-    }
+    el!("div", "class" = "action-bar", "aria-live" = "polite")
+        .c(if let Some(a) = last {
+            el!(
+                "div",
+                "class" = "last-action",
+                "data-last-action" = a.scn.clone()
+            )
+            .c(el!("span", "class" = "label").c(tr!(l, "ui.act.at", time = secs(a.at))))
+            .c(el!("code", "class" = "scn").c(a.scn.clone()))
+            .c(if let Some(e) = &a.etcdctl {
+                h::frag()
+                    .c(el!("span", "class" = "label").c(" etcdctl: "))
+                    .c(el!("code", "class" = "etcdctl", "data-etcdctl" = "").c(e.clone()))
+                    .done()
+            } else {
+                Html::default()
+            })
+            .c(if let Some(err) = &a.error {
+                el!(
+                    "span",
+                    "class" = "error",
+                    "role" = "alert",
+                    "data-action-error" = ""
+                )
+                .c(tr!(l, "ui.act.not_done", error = err.render(l)))
+                .done()
+            } else {
+                Html::default()
+            })
+            .done()
+        } else {
+            Html::default()
+        })
+        .c(if let Some(r) = latest {
+            el!(
+                "div",
+                "class" = "latest-request",
+                "data-latest-request" = ""
+            )
+            .c(el!("span", "class" = "label").c(text!(l, "ui.act.latest")))
+            .c(request_line(l, r))
+            .done()
+        } else {
+            Html::default()
+        })
+        .done()
 }

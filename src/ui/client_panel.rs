@@ -1,25 +1,33 @@
 //! A client: write key=value (to the leader or via a chosen node), read linearizably or
 //! serializably from a chosen node, and every request's outcome.
 
+use super::h;
+use crate::el;
+use crate::text;
 use yew::prelude::*;
-use yew::TargetCast;
 
 use crate::sim::Action;
 
 use super::action_bar::request_line;
 use super::app::{Msg, View};
 use super::forms::{node_select, parse_node, Field};
+use super::h::send;
 use crate::tr;
 
 use super::glossary::tip_in as tip;
 use super::keys;
 
 fn input(v: &View, field: Field, value: &str, label: &str) -> Html {
-    let oninput = v.link.callback(move |e: InputEvent| {
-        let i: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Field(field, i.value())
-    });
-    html! { <input type="text" size="6" value={value.to_string()} {oninput} aria-label={label.to_string()} /> }
+    let oninput = h::field(v.link, field);
+    el!(
+        "input",
+        "type" = "text",
+        "size" = "6",
+        "aria-label" = label.to_string()
+    )
+    .on_input(oninput)
+    .value(value.to_string())
+    .done()
 }
 
 /// The write the form describes.
@@ -44,57 +52,122 @@ pub fn render(v: &View) -> Html {
     // The write is read from the form when the click is handled, not when the button was
     // drawn: while playing, a click is drawn by the next frame (`App::update`), and a second
     // click before it must write the next value, not the same one again.
-    let put_btn = link.callback(|_| Msg::ProposeForm);
+    let put_btn = send(link, Msg::ProposeForm);
     let read = Action::Read {
         key: f.read_key.trim().to_string(),
         via: parse_node(&f.read_via),
         linearizable: f.read_linearizable,
     };
     let read_etcd = read.etcdctl().unwrap_or_default();
-    let read_btn = link.callback(move |_| Msg::Act(read.clone()));
-    let lin = link.callback(|_| Msg::Field(Field::ReadMode, "linearizable".into()));
-    let ser = link.callback(|_| Msg::Field(Field::ReadMode, "serializable".into()));
+    let read_btn = send(link, Msg::Act(read.clone()));
+    let lin = send(link, Msg::Field(Field::ReadMode, "linearizable".into()));
+    let ser = send(link, Msg::Field(Field::ReadMode, "serializable".into()));
     let recent = v
         .sim
         .requests
         .values()
         .rev()
         .take(RECENT)
-        .map(|r| html! { <li>{ request_line(l, r) }</li> })
+        .map(|r| el!("li").c(request_line(l, r)).done())
         .collect::<Html>();
-    html! {
-        <div class="client-panel">
-            <fieldset>
-                <legend title={tip(l, "commit")}>{ tr!(l, "ui.cli.write") }</legend>
-                <div class="row wrap">
-                    { input(v, Field::PutKey, &f.put_key, tr!(l, "ui.cli.key_to_write")) }
-                    { "=" }
-                    { input(v, Field::PutValue, &f.put_value, tr!(l, "ui.cli.value_to_write")) }
-                    { node_select(v, Field::PutVia, &f.put_via, tr!(l, "ui.cli.write_goes_to"), tr!(l, "ui.cli.to_leader"), tr!(l, "ui.cli.via")) }
-                    <button class="primary" onclick={put_btn} aria-label={tr!(l, "ui.cli.propose_aria")} title={format!("{put_etcd}{}", keys::hint(l, "w"))}>{ tr!(l, "ui.cli.propose") }</button>
-                </div>
-                <code class="etcdctl preview">{ put_etcd }</code>
-            </fieldset>
-            <fieldset>
-                <legend>{ tr!(l, "ui.cli.read") }</legend>
-                <div class="row wrap">
-                    { input(v, Field::ReadKey, &f.read_key, tr!(l, "ui.cli.key_to_read")) }
-                    { node_select(v, Field::ReadVia, &f.read_via, tr!(l, "ui.cli.read_from"), tr!(l, "ui.cli.to_leader"), tr!(l, "ui.cli.via")) }
-                    <label class="radio" title={tip(l, "linearizable read")}>
-                        <input type="radio" name="read-mode" checked={f.read_linearizable} onchange={lin} aria-label={tr!(l, "ui.cli.linearizable")} />{ tr!(l, "ui.cli.linearizable") }
-                    </label>
-                    <label class="radio" title={tip(l, "serializable read")}>
-                        <input type="radio" name="read-mode" checked={!f.read_linearizable} onchange={ser} aria-label={tr!(l, "ui.cli.serializable")} />{ tr!(l, "ui.cli.serializable") }
-                    </label>
-                    <button class="primary" onclick={read_btn} aria-label={tr!(l, "ui.cli.read_aria")} title={read_etcd.clone()}>{ tr!(l, "ui.cli.read") }</button>
-                </div>
-                <code class="etcdctl preview">{ read_etcd }</code>
-            </fieldset>
-            <h3>{ tr!(l, "ui.cli.requests") }</h3>
-            if v.sim.requests.is_empty() {
-                <p class="hint">{ tr!(l, "ui.cli.no_requests") }</p>
-            }
-            <ul class="requests" data-requests="">{ recent }</ul>
-        </div>
-    }
+    el!("div", "class" = "client-panel")
+        .c(el!("fieldset")
+            .c(el!("legend", "title" = tip(l, "commit")).c(text!(l, "ui.cli.write")))
+            .c(el!("div", "class" = "row wrap")
+                .c(input(
+                    v,
+                    Field::PutKey,
+                    &f.put_key,
+                    tr!(l, "ui.cli.key_to_write"),
+                ))
+                .c("=")
+                .c(input(
+                    v,
+                    Field::PutValue,
+                    &f.put_value,
+                    tr!(l, "ui.cli.value_to_write"),
+                ))
+                .c(node_select(
+                    v,
+                    Field::PutVia,
+                    &f.put_via,
+                    tr!(l, "ui.cli.write_goes_to"),
+                    tr!(l, "ui.cli.to_leader"),
+                    tr!(l, "ui.cli.via"),
+                ))
+                .c(el!(
+                    "button",
+                    "class" = "primary",
+                    "aria-label" = text!(l, "ui.cli.propose_aria"),
+                    "title" = format!("{put_etcd}{}", keys::hint(l, "w")),
+                )
+                .on_click(put_btn)
+                .c(text!(l, "ui.cli.propose"))))
+            .c(el!("code", "class" = "etcdctl preview").c(put_etcd)))
+        .c(el!("fieldset")
+            .c(el!("legend").c(text!(l, "ui.cli.read")))
+            .c(el!("div", "class" = "row wrap")
+                .c(input(
+                    v,
+                    Field::ReadKey,
+                    &f.read_key,
+                    tr!(l, "ui.cli.key_to_read"),
+                ))
+                .c(node_select(
+                    v,
+                    Field::ReadVia,
+                    &f.read_via,
+                    tr!(l, "ui.cli.read_from"),
+                    tr!(l, "ui.cli.to_leader"),
+                    tr!(l, "ui.cli.via"),
+                ))
+                .c(el!(
+                    "label",
+                    "class" = "radio",
+                    "title" = tip(l, "linearizable read")
+                )
+                .c(el!(
+                    "input",
+                    "type" = "radio",
+                    "name" = "read-mode",
+                    "aria-label" = text!(l, "ui.cli.linearizable"),
+                )
+                .on_change(lin)
+                .checked(f.read_linearizable)
+                .done())
+                .c(text!(l, "ui.cli.linearizable")))
+                .c(el!(
+                    "label",
+                    "class" = "radio",
+                    "title" = tip(l, "serializable read")
+                )
+                .c(el!(
+                    "input",
+                    "type" = "radio",
+                    "name" = "read-mode",
+                    "aria-label" = text!(l, "ui.cli.serializable"),
+                )
+                .on_change(ser)
+                .checked(!f.read_linearizable)
+                .done())
+                .c(text!(l, "ui.cli.serializable")))
+                .c(el!(
+                    "button",
+                    "class" = "primary",
+                    "aria-label" = text!(l, "ui.cli.read_aria"),
+                    "title" = read_etcd.clone(),
+                )
+                .on_click(read_btn)
+                .c(text!(l, "ui.cli.read"))))
+            .c(el!("code", "class" = "etcdctl preview").c(read_etcd)))
+        .c(el!("h3").c(text!(l, "ui.cli.requests")))
+        .c(if v.sim.requests.is_empty() {
+            el!("p", "class" = "hint")
+                .c(text!(l, "ui.cli.no_requests"))
+                .done()
+        } else {
+            Html::default()
+        })
+        .c(el!("ul", "class" = "requests", "data-requests" = "").c(recent))
+        .done()
 }

@@ -1,24 +1,28 @@
 //! The cluster drawing: nodes on a ring (role by shape and weight, a big term number, a thick
 //! election timer, the votes a candidate has collected), the links (with many nodes only
 //! those carrying traffic or cut), partition groups as shaded hulls, and the messages in
-//! flight (their own layer, `message_view`), plus the legend.
+//! flight (their own layer, `message_view`), plus the legend. Each node is drawn by
+//! `node_glyph`.
 //!
 //! Each part is a component whose inputs are plain values compared by yew: a node is redrawn
 //! only when something it shows changed, so a frame in which only messages moved touches
 //! only the message layer.
 
+use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::i18n::Lang;
 use crate::raft::vec_map::{VecMap, VecSet};
-use crate::raft::{NodeId, Role};
-use crate::sim::{labels, SimNode, Status};
+use crate::raft::NodeId;
+use crate::sim::Status;
 use crate::tr;
 
 use super::app::{Msg, View};
 use super::geometry::{self, Pt};
 use super::message_view;
-use super::style::{group_letter, node_name, term_hue};
+use super::node_glyph::{node_props, NodeGlyph};
+use super::style::{group_letter, node_name};
 
 /// Node positions, by id, and the node radius.
 pub struct Layout {
@@ -129,20 +133,33 @@ pub fn render(v: &View) -> Html {
         }
     );
     let empty = v.sim.nodes.is_empty();
-    html! {
-        // A group, not an image: the nodes inside are buttons.
-        <svg class="cluster" role="group" aria-label={label}
-            viewBox={format!("0 0 {} {}", crate::sim::decimal::shortest(geometry::WIDTH), crate::sim::decimal::shortest(geometry::HEIGHT))}
-            preserveAspectRatio="xMidYMid meet">
-            <Hulls hulls={hulls} />
-            <Links {links} />
-            <g class="nodes">{ nodes }</g>
-            <message_view::MessageLayer msgs={msgs} lang={v.ui.lang} dispatch={v.dispatch.clone()} />
-            if empty {
-                <text x={fmt(geometry::WIDTH / 2.0)} y="220" text-anchor="middle" class="hint">{ tr!(v.ui.lang, "ui.cv.no_nodes") }</text>
-            }
-        </svg>
-    }
+    el!(
+        "svg",
+        "class" = "cluster",
+        "role" = "group",
+        "aria-label" = label,
+        "viewBox" = format!("0 0 {} {}", crate::sim::decimal::shortest(geometry::WIDTH), crate::sim::decimal::shortest(geometry::HEIGHT)),
+        "preserveAspectRatio" = "xMidYMid meet",
+    )
+        .c(html! { <Hulls hulls={hulls} /> })
+        .c(html! { <Links {links} /> })
+        .c(el!("g", "class" = "nodes")
+            .c(nodes))
+        .c(html! { <message_view::MessageLayer msgs={msgs} lang={v.ui.lang} dispatch={v.dispatch.clone()} /> })
+        .c(if empty {
+            el!(
+                "text",
+                "x" = fmt(geometry::WIDTH / 2.0),
+                "y" = "220",
+                "text-anchor" = "middle",
+                "class" = "hint",
+            )
+                .c(text!(v.ui.lang, "ui.cv.no_nodes"))
+                .done()
+        } else {
+            Html::default()
+        })
+        .done()
 }
 
 /// One partition group's shaded area, as drawn.
@@ -194,24 +211,43 @@ fn Hulls(p: &HullsProps) -> Html {
         .iter()
         .map(|h| {
             let shape = if h.points.len() == 1 {
-                html! { <circle cx={fmt(h.points[0].x)} cy={fmt(h.points[0].y)} r={fmt(h.pad)} /> }
+                el!(
+                    "circle",
+                    "cx" = fmt(h.points[0].x),
+                    "cy" = fmt(h.points[0].y),
+                    "r" = fmt(h.pad),
+                )
+                .done()
             } else {
-                html! {
-                    <polygon points={geometry::points_attr(&h.points)} stroke-width={fmt(2.0 * h.pad)}
-                        stroke-linejoin="round" stroke-linecap="round" />
-                }
+                el!(
+                    "polygon",
+                    "points" = geometry::points_attr(&h.points),
+                    "stroke-width" = fmt(2.0 * h.pad),
+                    "stroke-linejoin" = "round",
+                    "stroke-linecap" = "round",
+                )
+                .done()
             };
             let letter = group_letter(h.group).to_string();
-            html! {
-                <g class={format!("hull g{}", h.group % 4)} data-group={letter.clone()}>
-                    <title>{ h.title.clone() }</title>
-                    { shape }
-                    <text class="hull-label" x={fmt(h.label_at.x)} y={fmt(h.label_at.y + 5.0)} text-anchor="middle">{ letter }</text>
-                </g>
-            }
+            el!(
+                "g",
+                "class" = Classes::from(format!("hull g{}", h.group % 4)),
+                "data-group" = letter.clone(),
+            )
+            .c(el!("title").c(h.title.clone()))
+            .c(shape)
+            .c(el!(
+                "text",
+                "class" = "hull-label",
+                "x" = fmt(h.label_at.x),
+                "y" = fmt(h.label_at.y + 5.0),
+                "text-anchor" = "middle",
+            )
+            .c(letter))
+            .done()
         })
         .collect::<Html>();
-    html! { <g class="hulls">{ shapes }</g> }
+    el!("g", "class" = "hulls").c(shapes).done()
 }
 
 /// One link, as drawn.
@@ -307,296 +343,37 @@ fn Links(p: &LinksProps) -> Html {
         .map(|l| {
             let mid = geometry::along(l.from, l.to, 0.5, 0.0);
             let cut = l.class == "link cut";
-            html! {
-                <g class={l.class} data-link={format!("n{}-n{}", l.a, l.b)} key={format!("{}-{}", l.a, l.b)}>
-                    <title>{ l.title.clone() }</title>
-                    <line x1={fmt(l.from.x)} y1={fmt(l.from.y)} x2={fmt(l.to.x)} y2={fmt(l.to.y)} />
-                    if cut {
-                        <text class="cut-mark" x={fmt(mid.x)} y={fmt(mid.y + 6.0)} text-anchor="middle">{ "✕" }</text>
-                    }
-                </g>
-            }
-        })
-        .collect::<Html>();
-    html! { <g class="links">{ lines }</g> }
-}
-
-/// What a candidate knows of one voter's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VoteMark {
-    Granted,
-    Refused,
-    Pending,
-}
-
-/// Everything one node shows; compared by yew so an unchanged node is not redrawn.
-#[derive(Clone, Debug, PartialEq, Properties)]
-pub struct NodeProps {
-    id: NodeId,
-    at: Pt,
-    r: f64,
-    role: &'static str,
-    status: &'static str,
-    status_label: String,
-    term: u64,
-    vote: NodeId,
-    learner: bool,
-    selected: bool,
-    leader: bool,
-    /// (elapsed, timeout) of the election timer, for voters that may campaign.
-    timer: Option<(u64, u64)>,
-    /// A campaign's answers: the voter, where to draw the mark, and the answer.
-    votes: Vec<(NodeId, Pt, VoteMark)>,
-    group: Option<usize>,
-    commit: u64,
-    applied: u64,
-    last_index: u64,
-    dispatch: Callback<Msg>,
-    lang: Lang,
-}
-
-fn role_name(n: &SimNode) -> &'static str {
-    if n.status != Status::Running {
-        return "down";
-    }
-    n.raft.role.name()
-}
-
-fn node_props(
-    v: &View,
-    n: &SimNode,
-    p: Pt,
-    lay: &Layout,
-    group: Option<usize>,
-    learners: &VecSet<NodeId>,
-) -> NodeProps {
-    let raft = &n.raft;
-    let id = raft.id;
-    let running = n.status == Status::Running;
-    let learner = raft.is_learner() || learners.contains(&id);
-    let l = v.ui.lang;
-    let status_label = match n.status {
-        Status::Running if learner => tr!(l, "role.learner").to_string(),
-        Status::Running => labels::role(raft.role).render(l),
-        Status::Misconfigured => tr!(l, "ui.cv.unreachable").to_string(),
-        s => labels::status(s).render(l),
-    };
-    let timer = (running && raft.role != Role::Leader && raft.promotable())
-        .then_some((raft.election_elapsed, raft.randomized_election_timeout));
-    let campaigning = running && matches!(raft.role, Role::Candidate | Role::PreCandidate);
-    let votes = if campaigning {
-        raft.trk
-            .config
-            .all_voters()
-            .iter()
-            .filter(|x| **x != id)
-            .filter_map(|x| {
-                let q = lay.pos.get(x)?;
-                let mark = match raft.trk.votes.get(x) {
-                    Some(true) => VoteMark::Granted,
-                    Some(false) => VoteMark::Refused,
-                    None => VoteMark::Pending,
-                };
-                Some((*x, geometry::towards(p, *q, lay.r + 15.0), mark))
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    NodeProps {
-        id,
-        at: p,
-        r: lay.r,
-        role: role_name(n),
-        status: status_class(n.status),
-        status_label,
-        term: raft.term,
-        vote: raft.vote,
-        learner,
-        selected: v.ui.selected_node == Some(id),
-        leader: running && raft.role == Role::Leader,
-        timer,
-        votes,
-        group,
-        commit: raft.log.committed,
-        applied: raft.log.applied,
-        last_index: raft.log.last_index(),
-        dispatch: v.dispatch.clone(),
-        lang: l,
-    }
-}
-
-#[component]
-fn NodeGlyph(p: &NodeProps) -> Html {
-    let id = p.id;
-    let r = p.r;
-    let at = p.at;
-    let running = p.status == "running";
-    let mut class = classes!(
-        "node",
-        format!("role-{}", p.role),
-        format!("status-{}", p.status)
-    );
-    if p.learner {
-        class.push("learner");
-    }
-    if p.selected {
-        class.push("selected");
-    }
-    let dispatch = p.dispatch.clone();
-    let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Msg::SelectNode(Some(id))));
-    let dispatch = p.dispatch.clone();
-    let onkeydown = Callback::from(move |e: KeyboardEvent| {
-        if e.key() == "Enter" {
-            dispatch.emit(Msg::SelectNode(Some(id)));
-        }
-    });
-    let l = p.lang;
-    let granted = p.votes.iter().filter(|v| v.2 == VoteMark::Granted).count();
-    let vote = if !p.votes.is_empty() {
-        // The candidate's own vote counts too.
-        tr!(l, "ui.cv.votes", got = granted + 1, of = p.votes.len() + 1)
-    } else if p.vote == 0 {
-        tr!(l, "ui.cv.no_vote").to_string()
-    } else {
-        tr!(l, "ui.cv.voted", node = node_name(p.vote))
-    };
-    let title = tr!(
-        l,
-        "ui.cv.node_tip",
-        node = node_name(id),
-        status = p.status_label,
-        down = if running {
-            ""
-        } else {
-            tr!(l, "ui.cv.not_running")
-        },
-        term = p.term,
-        vote = vote,
-        commit = p.commit,
-        applied = p.applied,
-        last = p.last_index
-    );
-    let (cx, cy) = (fmt(at.x), fmt(at.y));
-    let ring_r = r + 8.0;
-    let arc = match p.timer {
-        Some((elapsed, timeout)) => {
-            let frac = if timeout == 0 {
-                0.0
+            el!(
+                "g",
+                "class" = Classes::from(l.class),
+                "data-link" = format!("n{}-n{}", l.a, l.b),
+            )
+            .key(format!("{}-{}", l.a, l.b).into())
+            .c(el!("title").c(l.title.clone()))
+            .c(el!(
+                "line",
+                "x1" = fmt(l.from.x),
+                "y1" = fmt(l.from.y),
+                "x2" = fmt(l.to.x),
+                "y2" = fmt(l.to.y),
+            ))
+            .c(if cut {
+                el!(
+                    "text",
+                    "class" = "cut-mark",
+                    "x" = fmt(mid.x),
+                    "y" = fmt(mid.y + 6.0),
+                    "text-anchor" = "middle",
+                )
+                .c("✕")
+                .done()
             } else {
-                elapsed as f64 / timeout as f64
-            };
-            html! {
-                <>
-                    <circle class="timer-track" cx={cx.clone()} cy={cy.clone()} r={fmt(ring_r)} />
-                    <path class="timer" d={geometry::arc_path(at, ring_r, frac)} data-timer={format!("{elapsed}/{timeout}")}>
-                        <title>{ tr!(l, "ui.cv.timer", elapsed = elapsed, timeout = timeout) }</title>
-                    </path>
-                </>
-            }
-        }
-        None => html! {},
-    };
-    let leader_marks = if p.leader {
-        html! {
-            <>
-                <circle class="ring2" cx={cx.clone()} cy={cy.clone()} r={fmt(ring_r)} />
-                <text class="crown" x={cx.clone()} y={fmt(at.y - ring_r - 6.0)} text-anchor="middle">{ "♛" }</text>
-            </>
-        }
-    } else {
-        html! {}
-    };
-    let cross = if matches!(p.status, "killed" | "removed") {
-        let d = r * 0.72;
-        html! {
-            <g class="cross">
-                <line x1={fmt(at.x - d)} y1={fmt(at.y - d)} x2={fmt(at.x + d)} y2={fmt(at.y + d)} />
-                <line x1={fmt(at.x - d)} y1={fmt(at.y + d)} x2={fmt(at.x + d)} y2={fmt(at.y - d)} />
-            </g>
-        }
-    } else {
-        html! {}
-    };
-    let badge = match p.group {
-        Some(g) => {
-            let b = Pt {
-                x: at.x + r * 0.85,
-                y: at.y - r * 0.85,
-            };
-            html! {
-                <g class={format!("group-badge g{}", g % 4)}>
-                    <circle cx={fmt(b.x)} cy={fmt(b.y)} r="10" />
-                    <text x={fmt(b.x)} y={fmt(b.y + 4.5)} text-anchor="middle">{ group_letter(g).to_string() }</text>
-                </g>
-            }
-        }
-        None => html! {},
-    };
-    let votes = p
-        .votes
-        .iter()
-        .map(|(voter, q, mark)| {
-            let (class, sign, word, said) = match mark {
-                VoteMark::Granted => ("vote-mark granted", "✓", "granted", tr!(l, "ui.cv.granted")),
-                VoteMark::Refused => ("vote-mark refused", "✕", "refused", tr!(l, "ui.cv.refused")),
-                VoteMark::Pending => ("vote-mark pending", "", "no answer yet", tr!(l, "ui.cv.no_answer")),
-            };
-            html! {
-                <g class={class} data-vote-from={node_name(*voter)} data-vote-mark={word}>
-                    <title>{ tr!(l, "ui.cv.vote_of", node = node_name(*voter), answer = said) }</title>
-                    <circle cx={fmt(q.x)} cy={fmt(q.y)} r="8" />
-                    <text x={fmt(q.x)} y={fmt(q.y + 4.5)} text-anchor="middle">{ sign }</text>
-                </g>
-            }
+                Html::default()
+            })
+            .done()
         })
         .collect::<Html>();
-    let big = (r * 0.95).clamp(20.0, 40.0);
-    // The name says what is drawn, in the order it is read: "n2, leader, term 3, voted n2".
-    // The texts inside the button are in that order and spaced, so the name contains them;
-    // vote marks and the partition letter are drawn beside it, outside the button.
-    let name = tr!(
-        l,
-        "ui.cv.node_name",
-        node = node_name(id),
-        status = p.status_label,
-        term = p.term,
-        vote = vote
-    );
-    html! {
-        <>
-        <g class={class} data-node={node_name(id)} data-role={p.role} data-term={p.term.to_string()}
-            data-status={p.status} data-vote={p.vote.to_string()}
-            data-learner={p.learner.to_string()} data-commit={p.commit.to_string()}
-            data-last-index={p.last_index.to_string()}
-            role="button" aria-label={name} aria-pressed={p.selected.to_string()} tabindex="0" {onclick} {onkeydown}>
-            <title>{ title }</title>
-            if p.selected {
-                <circle class="sel" cx={cx.clone()} cy={cy.clone()} r={fmt(ring_r + 8.0)} />
-            }
-            { arc }
-            { leader_marks }
-            <circle class="body" cx={cx.clone()} cy={cy.clone()} r={fmt(r)}
-                style={format!("--h:{}", term_hue(p.term))} />
-
-            { cross }
-            <text class="nid" x={cx.clone()} y={fmt(at.y + ring_r + 19.0)} text-anchor="middle">
-                { node_name(id) }<tspan class="nlabel">{ format!(" {}", p.status_label) }</tspan>
-            </text>
-            { " " }
-            <text class="nterm-label" x={cx.clone()} y={fmt(at.y - big * 0.55)} text-anchor="middle">{ tr!(l, "ui.cv.term") }</text>
-            { " " }
-            <text class="nterm" x={cx.clone()} y={fmt(at.y + big * 0.42)} text-anchor="middle"
-                font-size={fmt(big)}>{ p.term.to_string() }</text>
-            { " " }
-            <text class="nvote" x={cx} y={fmt(at.y + ring_r + 34.0)} text-anchor="middle">{ vote }</text>
-        </g>
-        <g class="node-marks" aria-hidden="true">
-            { votes }
-            { badge }
-        </g>
-        </>
-    }
+    el!("g", "class" = "links").c(lines).done()
 }
 
 #[derive(Clone, Debug, PartialEq, Properties)]
@@ -617,32 +394,62 @@ fn Legend(p: &LegendProps) -> Html {
     let toggle = Callback::from(move |_: MouseEvent| d.emit(Msg::Legend(None)));
     let l = p.lang;
     if !p.shown {
-        return html! {
-            <button class="legend-toggle" onclick={toggle} aria-label={tr!(l, "ui.cv.legend_show")}>{ tr!(l, "ui.cv.legend") }</button>
-        };
+        return el!(
+            "button",
+            "class" = "legend-toggle",
+            "aria-label" = text!(l, "ui.cv.legend_show")
+        )
+        .on_click(toggle)
+        .c(text!(l, "ui.cv.legend"))
+        .done();
     }
     let pill = |class: &str, text: &str| {
-        html! { <span class={classes!("lg-msg", class.to_string())}>{ text.to_string() }</span> }
+        el!("span", "class" = classes!("lg-msg", class.to_string()))
+            .c(text.to_string())
+            .done()
     };
-    html! {
-        <div class="legend-box" role="note" aria-label={tr!(l, "ui.cv.legend")}>
-            <button class="legend-close" onclick={toggle} aria-label={tr!(l, "ui.cv.legend_hide")}>{ "✕" }</button>
-            <div class="lg-row">
-                <span class="lg-node leader">{ "♛" }</span>{ tr!(l, "ui.cv.lg_leader") }
-                <span class="lg-node candidate"></span>{ tr!(l, "ui.cv.lg_candidate") }
-                <span class="lg-node follower"></span>{ tr!(l, "ui.cv.lg_follower") }
-            </div>
-            <div class="lg-row"><span class="lg-timer"></span>{ tr!(l, "ui.cv.lg_timer") }</div>
-            <div class="lg-row">
-                { pill("m-pre-vote", "PreVote") }{ pill("m-vote", "Vote") }{ pill("m-append", "App") }{ pill("m-heartbeat", "HB") }
-            </div>
-            <div class="lg-row">
-                { pill("m-snapshot", "Snap") }{ pill("m-timeout-now", "TimeoutNow") }{ pill("m-read-index", "ReadIndex") }
-            </div>
-            <div class="lg-row">{ tr!(l, "ui.cv.lg_reply") }{ pill("m-vote-resp out-granted", "Vote ✓") }{ pill("m-append-resp out-rejected", "App ✕") }</div>
-            <div class="lg-row"><span class="lg-entry solid">{ "3" }</span>{ tr!(l, "ui.cv.lg_committed") }<span class="lg-entry dashed">{ "3" }</span>{ tr!(l, "ui.cv.lg_not_yet") }</div>
-        </div>
-    }
+    el!(
+        "div",
+        "class" = "legend-box",
+        "role" = "note",
+        "aria-label" = text!(l, "ui.cv.legend")
+    )
+    .c(el!(
+        "button",
+        "class" = "legend-close",
+        "aria-label" = text!(l, "ui.cv.legend_hide")
+    )
+    .on_click(toggle)
+    .c("✕"))
+    .c(el!("div", "class" = "lg-row")
+        .c(el!("span", "class" = "lg-node leader").c("♛"))
+        .c(text!(l, "ui.cv.lg_leader"))
+        .c(el!("span", "class" = "lg-node candidate"))
+        .c(text!(l, "ui.cv.lg_candidate"))
+        .c(el!("span", "class" = "lg-node follower"))
+        .c(text!(l, "ui.cv.lg_follower")))
+    .c(el!("div", "class" = "lg-row")
+        .c(el!("span", "class" = "lg-timer"))
+        .c(text!(l, "ui.cv.lg_timer")))
+    .c(el!("div", "class" = "lg-row")
+        .c(pill("m-pre-vote", "PreVote"))
+        .c(pill("m-vote", "Vote"))
+        .c(pill("m-append", "App"))
+        .c(pill("m-heartbeat", "HB")))
+    .c(el!("div", "class" = "lg-row")
+        .c(pill("m-snapshot", "Snap"))
+        .c(pill("m-timeout-now", "TimeoutNow"))
+        .c(pill("m-read-index", "ReadIndex")))
+    .c(el!("div", "class" = "lg-row")
+        .c(text!(l, "ui.cv.lg_reply"))
+        .c(pill("m-vote-resp out-granted", "Vote ✓"))
+        .c(pill("m-append-resp out-rejected", "App ✕")))
+    .c(el!("div", "class" = "lg-row")
+        .c(el!("span", "class" = "lg-entry solid").c("3"))
+        .c(text!(l, "ui.cv.lg_committed"))
+        .c(el!("span", "class" = "lg-entry dashed").c("3"))
+        .c(text!(l, "ui.cv.lg_not_yet")))
+    .done()
 }
 
 /// The status as a CSS-friendly word.

@@ -9,6 +9,8 @@
 //! `at` lines too. Scrubbed back, they show the moment viewed. No protocol logic here:
 //! everything shown is read from the two `Sim`s and the engine's [`Divergence`].
 
+use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::i18n::Lang;
@@ -185,13 +187,22 @@ fn node_rows(l: Lang, sim: &Sim, div: Option<&Divergence>) -> Html {
         .iter()
         .map(|(id, n)| {
             let differs = div.is_some_and(|d| d.diffs.iter().any(|x| x.node == Some(*id)));
-            html! {
-                <li class={classes!("cmp-node", differs.then_some("differs"))} data-node={id.to_string()}>
-                    <b>{ format!("n{id}") }</b>
-                    { " " }{ tr!(l, "ui.cmp.node_row", role = role_word(l, n), term = n.raft.term, commit = n.raft.log.committed) }
-                    { mini_log(l, n) }
-                </li>
-            }
+            el!(
+                "li",
+                "class" = classes!("cmp-node", differs.then_some("differs")),
+                "data-node" = id.to_string(),
+            )
+            .c(el!("b").c(format!("n{id}")))
+            .c(" ")
+            .c(tr!(
+                l,
+                "ui.cmp.node_row",
+                role = role_word(l, n),
+                term = n.raft.term,
+                commit = n.raft.log.committed
+            ))
+            .c(mini_log(l, n))
+            .done()
         })
         .collect()
 }
@@ -212,16 +223,42 @@ fn mini_log(l: Lang, n: &SimNode) -> Html {
         .skip(skip)
         .map(|e| e.term.to_string())
         .collect();
-    html! {
-        <span class="cmp-log" role="img" aria-label={tr!(l, "ui.cmp.log_aria", terms = terms.join(" "), commit = log.committed)}>
-            if skip > 0 || log.snapshot.index > 0 { <span class="cmp-more" aria-hidden="true">{ "…" }</span> }
-            { for log.entries.iter().skip(skip).map(|e| html! {
-                <span class={classes!("cmp-e", (e.index > log.committed).then_some("uncommitted"))}
-                    style={term_style(e.term)} data-index={e.index.to_string()} data-term={e.term.to_string()}
-                    title={tr!(l, "ui.cmp.entry_title", index = e.index, term = e.term)}>{ e.term.to_string() }</span>
-            }) }
-        </span>
-    }
+    el!(
+        "span",
+        "class" = "cmp-log",
+        "role" = "img",
+        "aria-label" = tr!(
+            l,
+            "ui.cmp.log_aria",
+            terms = terms.join(" "),
+            commit = log.committed
+        ),
+    )
+    .c(if skip > 0 || log.snapshot.index > 0 {
+        el!("span", "class" = "cmp-more", "aria-hidden" = "true")
+            .c("…")
+            .done()
+    } else {
+        Html::default()
+    })
+    .c(log
+        .entries
+        .iter()
+        .skip(skip)
+        .map(|e| {
+            el!(
+                "span",
+                "class" = classes!("cmp-e", (e.index > log.committed).then_some("uncommitted")),
+                "style" = term_style(e.term),
+                "data-index" = e.index.to_string(),
+                "data-term" = e.term.to_string(),
+                "title" = tr!(l, "ui.cmp.entry_title", index = e.index, term = e.term),
+            )
+            .c(e.term.to_string())
+            .done()
+        })
+        .collect::<Html>())
+    .done()
 }
 
 /// A node's role (or why it is not running), in words.
@@ -270,36 +307,52 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
             "left:{}%",
             crate::sim::decimal::fixed(d.time as f64 / span * 100.0, 1)
         );
-        html! {
-            <span class="cmp-mark" style={left} data-divergence-mark={d.time.to_string()}
-                title={tr!(l, "ui.cmp.diverged_here", tick = ticks(d.time))}>{ "◆" }</span>
-        }
+        el!(
+            "span",
+            "class" = "cmp-mark",
+            "style" = left,
+            "data-divergence-mark" = d.time.to_string(),
+            "title" = tr!(l, "ui.cmp.diverged_here", tick = ticks(d.time)),
+        )
+        .c("◆")
+        .done()
     });
     let failed = if side == "a" {
         c.run.failures_a().len()
     } else {
         c.run.failures_b().len()
     };
-    html! {
-        <section class={classes!("cmp-pane", class)} data-pane={side}
-            data-compare-now={now.to_string()} data-compare-line={c.run.next_line().to_string()}
-            aria-label={caption.clone()}>
-            <header class="cmp-head">
-                <span class="cmp-label">{ caption }</span>
-                if sim.is_none() { <span class="cmp-note">{ tr!(l, "ui.cmp.before_fork") }</span> }
-                <span class="cmp-clock">{ tr!(l, "ui.cmp.clock", tick = ticks(now)) }</span>
-            </header>
-            <div class="cmp-picture">{ drawing }</div>
-            <div class="cmp-strip" aria-hidden="true">
-                <span class="cmp-fill" style="width:100%"></span>
-                { for marker }
-            </div>
-            <ul class="cmp-nodes">{ node_rows(l, shown, first) }</ul>
-            if failed > 0 {
-                <p class="cmp-failed">{ tr!(l, "ui.cmp.failed_lines", n = failed) }</p>
-            }
-        </section>
-    }
+    el!(
+        "section",
+        "class" = classes!("cmp-pane", class),
+        "data-pane" = side,
+        "data-compare-now" = now.to_string(),
+        "data-compare-line" = c.run.next_line().to_string(),
+        "aria-label" = caption.clone(),
+    )
+    .c(el!("header", "class" = "cmp-head")
+        .c(el!("span", "class" = "cmp-label").c(caption))
+        .c(if sim.is_none() {
+            el!("span", "class" = "cmp-note")
+                .c(text!(l, "ui.cmp.before_fork"))
+                .done()
+        } else {
+            Html::default()
+        })
+        .c(el!("span", "class" = "cmp-clock").c(tr!(l, "ui.cmp.clock", tick = ticks(now)))))
+    .c(el!("div", "class" = "cmp-picture").c(drawing))
+    .c(el!("div", "class" = "cmp-strip", "aria-hidden" = "true")
+        .c(el!("span", "class" = "cmp-fill", "style" = "width:100%"))
+        .c(marker))
+    .c(el!("ul", "class" = "cmp-nodes").c(node_rows(l, shown, first)))
+    .c(if failed > 0 {
+        el!("p", "class" = "cmp-failed")
+            .c(tr!(l, "ui.cmp.failed_lines", n = failed))
+            .done()
+    } else {
+        Html::default()
+    })
+    .done()
 }
 
 /// The two panes and the divergence box, in place of the single drawing.
@@ -307,26 +360,35 @@ pub fn render(v: &View, c: &Compare) -> Html {
     let l = v.ui.lang;
     let (la, lb) = &c.labels;
     let div = match (&c.error, c.run.first()) {
-        (Some(e), _) => html! { <p class="cmp-error" role="alert">{ e.clone() }</p> },
-        (None, Some(d)) => html! {
-            <p class="cmp-divergence" data-divergence={d.time.to_string()} aria-live="polite">
-                <b>{ tr!(l, "ui.cmp.first_divergence", tick = ticks(d.time)) }{ " " }</b>
-                { divergence_words(l, c.run.label(), d) }
-            </p>
-        },
-        (None, None) => html! {
-            <p class="cmp-divergence none" aria-live="polite">{ tr!(l, "ui.cmp.no_divergence") }</p>
-        },
+        (Some(e), _) => el!("p", "class" = "cmp-error", "role" = "alert")
+            .c(e.clone())
+            .done(),
+        (None, Some(d)) => el!(
+            "p",
+            "class" = "cmp-divergence",
+            "data-divergence" = d.time.to_string(),
+            "aria-live" = "polite",
+        )
+        .c(el!("b")
+            .c(tr!(l, "ui.cmp.first_divergence", tick = ticks(d.time)))
+            .c(" "))
+        .c(divergence_words(l, c.run.label(), d))
+        .done(),
+        (None, None) => el!("p", "class" = "cmp-divergence none", "aria-live" = "polite")
+            .c(text!(l, "ui.cmp.no_divergence"))
+            .done(),
     };
-    html! {
-        <div class="compare" role="group" aria-label={tr!(l, "ui.cmp.panes")}>
-            <div class="cmp-panes">
-                { pane(v, "a", la, Some(c.run.a()), c) }
-                { pane(v, "b", lb, c.run.b(), c) }
-            </div>
-            { div }
-        </div>
-    }
+    el!(
+        "div",
+        "class" = "compare",
+        "role" = "group",
+        "aria-label" = text!(l, "ui.cmp.panes")
+    )
+    .c(el!("div", "class" = "cmp-panes")
+        .c(pane(v, "a", la, Some(c.run.a()), c))
+        .c(pane(v, "b", lb, c.run.b(), c)))
+    .c(div)
+    .done()
 }
 
 /// "with prevote=off: n1 is candidate (A: precandidate) (line 16: campaign n1)": the

@@ -1,7 +1,9 @@
 //! The configuration at a glance: "quorum 3 of 4 voters, 2 reachable", both majorities in a
 //! joint configuration, the learners, and which voters the leader cannot reach and why.
 
+use crate::el;
 use crate::raft::vec_map::VecSet;
+use crate::text;
 use yew::prelude::*;
 
 use crate::raft::NodeId;
@@ -108,28 +110,51 @@ pub fn render(v: &View) -> Html {
     };
     let reach = status.incoming.reachable;
     let has_quorum = status.has_quorum;
-    html! {
-        <div class={classes!("quorum", (!has_quorum).then_some("lost"))}
-            data-quorum={q.to_string()} data-voters={cfg.voters.len().to_string()}
-            data-reachable={reach.map_or(String::new(), |r| r.to_string())}
-            data-joint={joint.to_string()} data-has-quorum={has_quorum.to_string()}
-            data-learners={names(&learners)}
-            title={tip(l, "quorum")}>
-            <span class="q-main">{ main }</span>
-            if let Some((text, oq)) = outgoing {
-                <span class="q-joint" data-quorum-outgoing={oq.to_string()} title={tip(l, "joint consensus")}>
-                    { tr!(l, "ui.q.and") }{ text }
-                </span>
-            }
-            <span class="q-sep">{ " · " }</span>
-            <span class="q-leader">{ leader }</span>
-            if !learners.is_empty() {
-                <span class="q-learners" title={tip(l, "learner")}>{ tr!(l, "ui.q.learners", names = names(&learners)) }</span>
-            }
-            if !down.is_empty() {
-                <span class="q-down">{ format!(" · {}", down.join(", ")) }</span>
-            }
-            <span class="q-members">{ tr!(l, "ui.q.voters", names = names(&cfg.all_voters())) }</span>
-        </div>
-    }
+    el!(
+        "div",
+        "class" = classes!("quorum", (!has_quorum).then_some("lost")),
+        "data-quorum" = q.to_string(),
+        "data-voters" = cfg.voters.len().to_string(),
+        "data-reachable" = reach.map_or(String::new(), |r| r.to_string()),
+        "data-joint" = joint.to_string(),
+        "data-has-quorum" = has_quorum.to_string(),
+        "data-learners" = names(&learners),
+        "title" = tip(l, "quorum"),
+    )
+    .c(el!("span", "class" = "q-main").c(main))
+    .c(if let Some((text, oq)) = outgoing {
+        el!(
+            "span",
+            "class" = "q-joint",
+            "data-quorum-outgoing" = oq.to_string(),
+            "title" = tip(l, "joint consensus"),
+        )
+        .c(text!(l, "ui.q.and"))
+        .c(text)
+        .done()
+    } else {
+        Html::default()
+    })
+    .c(el!("span", "class" = "q-sep").c(" · "))
+    .c(el!("span", "class" = "q-leader").c(leader))
+    .c(if !learners.is_empty() {
+        el!("span", "class" = "q-learners", "title" = tip(l, "learner"))
+            .c(tr!(l, "ui.q.learners", names = names(&learners)))
+            .done()
+    } else {
+        Html::default()
+    })
+    .c(if !down.is_empty() {
+        el!("span", "class" = "q-down")
+            .c(format!(" · {}", down.join(", ")))
+            .done()
+    } else {
+        Html::default()
+    })
+    .c(el!("span", "class" = "q-members").c(tr!(
+        l,
+        "ui.q.voters",
+        names = names(&cfg.all_voters())
+    )))
+    .done()
 }

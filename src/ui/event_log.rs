@@ -1,12 +1,15 @@
 //! The event log in plain words, newest first, filterable by kind; the invariants badge and,
 //! after a violation, which property broke, where and after what.
 
+use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::sim::event::{Event, EventKind};
 use crate::sim::invariant_words;
 
 use super::app::{Msg, Ui, View};
+use super::h::send;
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -26,12 +29,16 @@ pub fn badge(v: &View) -> Html {
         1 => tr!(l, "ui.ev.one_violation").to_string(),
         _ => tr!(l, "ui.ev.violations", n = n),
     };
-    html! {
-        <span class={classes!("badge", if ok { "ok" } else { "bad" })} data-violations={n.to_string()}
-            title={tip(l, "invariants")} role="status">
-            { if ok { "✓ " } else { "⚠ " } }{ text }
-        </span>
-    }
+    el!(
+        "span",
+        "class" = classes!("badge", if ok { "ok" } else { "bad" }),
+        "data-violations" = n.to_string(),
+        "title" = tip(l, "invariants"),
+        "role" = "status",
+    )
+    .c(if ok { "✓ " } else { "⚠ " })
+    .c(text)
+    .done()
 }
 
 fn violations(v: &View) -> Html {
@@ -45,22 +52,39 @@ fn violations(v: &View) -> Html {
         .iter()
         .map(|x| {
             let t = x.time;
-            let go = v.link.callback(move |_| Msg::Seek(t));
-            html! {
-                <li>
-                    <strong>{ invariant_words::name(&x.invariant).render(l) }</strong>{ tr!(l, "ui.ev.colon") }{ invariant_words::detail(&x.detail).render(l) }
-                    <span class="where">{ tr!(l, "ui.ev.where", time = secs(x.time), cause = x.cause_words.as_ref().map_or(x.cause.clone(), |c| c.render(l))) }</span>
-                    <button class="link-btn" onclick={go} aria-label={tr!(l, "ui.ev.go_to", time = secs(t))}>{ tr!(l, "ui.ev.go_there") }</button>
-                </li>
-            }
+            let go = send(v.link, Msg::Seek(t));
+            el!("li")
+                .c(el!("strong").c(invariant_words::name(&x.invariant).render(l)))
+                .c(text!(l, "ui.ev.colon"))
+                .c(invariant_words::detail(&x.detail).render(l))
+                .c(el!("span", "class" = "where").c(tr!(
+                    l,
+                    "ui.ev.where",
+                    time = secs(x.time),
+                    cause = x
+                        .cause_words
+                        .as_ref()
+                        .map_or(x.cause.clone(), |c| c.render(l))
+                )))
+                .c(el!(
+                    "button",
+                    "class" = "link-btn",
+                    "aria-label" = tr!(l, "ui.ev.go_to", time = secs(t)),
+                )
+                .on_click(go)
+                .c(text!(l, "ui.ev.go_there")))
+                .done()
         })
         .collect::<Html>();
-    html! {
-        <div class="violations" role="alert" data-violation-panel="">
-            <h3>{ tr!(l, "ui.ev.safety_violated") }</h3>
-            <ul>{ items }</ul>
-        </div>
-    }
+    el!(
+        "div",
+        "class" = "violations",
+        "role" = "alert",
+        "data-violation-panel" = ""
+    )
+    .c(el!("h3").c(text!(l, "ui.ev.safety_violated")))
+    .c(el!("ul").c(items))
+    .done()
 }
 
 /// The kinds hidden now. While paused or stepping, every kind shows until the person changes
@@ -82,13 +106,21 @@ pub fn render(v: &View) -> Html {
         .map(|k| {
             let k = *k;
             let on = !hidden.contains(&k);
-            let onchange = v.link.callback(move |_| Msg::ToggleKind(k));
-            html! {
-                <label class={classes!("chip", format!("k-{}", k.name()))}>
-                    <input type="checkbox" checked={on} {onchange} aria-label={tr!(l, "ui.ev.show_kind", kind = k.label(l))} />
-                    { k.label(l) }
-                </label>
-            }
+            let onchange = send(v.link, Msg::ToggleKind(k));
+            el!(
+                "label",
+                "class" = classes!("chip", format!("k-{}", k.name()))
+            )
+            .c(el!(
+                "input",
+                "type" = "checkbox",
+                "aria-label" = tr!(l, "ui.ev.show_kind", kind = k.label(l)),
+            )
+            .on_change(onchange)
+            .checked(on)
+            .done())
+            .c(k.label(l))
+            .done()
         })
         .collect::<Html>();
     let events: Vec<Event> = v
@@ -100,20 +132,40 @@ pub fn render(v: &View) -> Html {
         .take(SHOWN)
         .cloned()
         .collect();
-    let all = v.link.callback(|_| Msg::AllKinds(true));
-    let none = v.link.callback(|_| Msg::AllKinds(false));
-    html! {
-        <section class="events panel" aria-label={tr!(l, "ui.ev.log_aria")}>
-            <h2>{ tr!(l, "ui.ev.events") }<span class="sub">{ tr!(l, "ui.ev.newest_first") }</span></h2>
-            { violations(v) }
-            <div class="chips" role="group" aria-label={tr!(l, "ui.ev.filters_aria")}>
-                { chips }
-                <button class="link-btn" onclick={all} title={tr!(l, "ui.ev.all_aria")}>{ tr!(l, "ui.ev.all") }</button>
-                <button class="link-btn" onclick={none} title={tr!(l, "ui.ev.none_aria")}>{ tr!(l, "ui.ev.none") }</button>
-            </div>
-            <EventList {events} lang={l} />
-        </section>
-    }
+    let all = send(v.link, Msg::AllKinds(true));
+    let none = send(v.link, Msg::AllKinds(false));
+    el!(
+        "section",
+        "class" = "events panel",
+        "aria-label" = text!(l, "ui.ev.log_aria")
+    )
+    .c(el!("h2")
+        .c(text!(l, "ui.ev.events"))
+        .c(el!("span", "class" = "sub").c(text!(l, "ui.ev.newest_first"))))
+    .c(violations(v))
+    .c(el!(
+        "div",
+        "class" = "chips",
+        "role" = "group",
+        "aria-label" = text!(l, "ui.ev.filters_aria")
+    )
+    .c(chips)
+    .c(el!(
+        "button",
+        "class" = "link-btn",
+        "title" = text!(l, "ui.ev.all_aria")
+    )
+    .on_click(all)
+    .c(text!(l, "ui.ev.all")))
+    .c(el!(
+        "button",
+        "class" = "link-btn",
+        "title" = text!(l, "ui.ev.none_aria")
+    )
+    .on_click(none)
+    .c(text!(l, "ui.ev.none"))))
+    .c(html! { <EventList {events} lang={l} /> })
+    .done()
 }
 
 /// The event's text without the " — <etcd error>" the simulator ends it with, since the error
@@ -140,7 +192,15 @@ fn EventList(p: &ListProps) -> Html {
         .map(|e| html! { <EventItem key={e.seq.to_string()} event={e.clone()} lang={p.lang} /> })
         .collect::<Html>();
     // Focusable, so the list scrolls by keyboard too.
-    html! { <ol class="event-list" reversed=true tabindex="0" aria-label={tr!(p.lang, "ui.ev.list_aria")}>{ items }</ol> }
+    el!(
+        "ol",
+        "class" = "event-list",
+        "reversed" = true,
+        "tabindex" = "0",
+        "aria-label" = text!(p.lang, "ui.ev.list_aria"),
+    )
+    .c(items)
+    .done()
 }
 
 /// One listed event. Items are components, so a new event worded at the top of the list does
@@ -155,14 +215,23 @@ struct ItemProps {
 fn EventItem(p: &ItemProps) -> Html {
     super::memo::item_built(super::memo::Item::EventLine);
     let e = &p.event;
-    html! {
-        <li class={format!("ev k-{}", e.kind.name())} data-kind={e.kind.name()}>
-            <span class="ev-time">{ secs(e.time) }</span>
-            <span class="ev-node">{ e.node.map(node_name).unwrap_or_default() }</span>
-            <span class="ev-text">{ without_etcd_error(&e.text_in(p.lang), e.etcd_error.as_deref()) }</span>
-            if let Some(err) = &e.etcd_error {
-                <code class="etcd-error" data-etcd-error="">{ err.clone() }</code>
-            }
-        </li>
-    }
+    el!(
+        "li",
+        "class" = Classes::from(format!("ev k-{}", e.kind.name())),
+        "data-kind" = e.kind.name(),
+    )
+    .c(el!("span", "class" = "ev-time").c(secs(e.time)))
+    .c(el!("span", "class" = "ev-node").c(e.node.map(node_name).unwrap_or_default()))
+    .c(el!("span", "class" = "ev-text").c(without_etcd_error(
+        &e.text_in(p.lang),
+        e.etcd_error.as_deref(),
+    )))
+    .c(if let Some(err) = &e.etcd_error {
+        el!("code", "class" = "etcd-error", "data-etcd-error" = "")
+            .c(err.clone())
+            .done()
+    } else {
+        Html::default()
+    })
+    .done()
 }

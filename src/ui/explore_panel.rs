@@ -3,6 +3,9 @@
 //! result of the search, which runs in a Web Worker (`explore_ctl`). A counterexample can be
 //! opened as a scenario to step through, downloaded and shared.
 
+use super::h;
+use crate::el;
+use crate::text;
 use yew::prelude::*;
 use yew::TargetCast;
 
@@ -12,6 +15,7 @@ use crate::sim::explore_job::FoundSummary;
 use crate::tr;
 
 use super::app::{Msg, View};
+use super::h::send;
 
 /// The faults and actions offered, with their catalog keys (every kind the search knows).
 const FAULTS: [(Fault, &str); 11] = [
@@ -230,12 +234,23 @@ fn field(v: &View, f: ExField, value: &str, label: &str, mode: &str, extra: Html
         Msg::Explore(ExploreMsg::Field(f, i.value()))
     });
     let name = format!("{f:?}").to_ascii_lowercase();
-    html! {
-        <label class={classes!("field", (mode == "text").then_some("block"))}>{ label.to_string() }
-            <input type="text" inputmode={mode.to_string()} value={value.to_string()} {oninput} data-explore-field={name} disabled={v.ui.explore.busy()} />
-            { extra }
-        </label>
-    }
+    el!(
+        "label",
+        "class" = classes!("field", (mode == "text").then_some("block"))
+    )
+    .c(label.to_string())
+    .c(el!(
+        "input",
+        "type" = "text",
+        "inputmode" = mode.to_string(),
+        "data-explore-field" = name,
+        "disabled" = v.ui.explore.busy(),
+    )
+    .on_input(oninput)
+    .value(value.to_string())
+    .done())
+    .c(extra)
+    .done()
 }
 
 fn status(v: &View) -> Html {
@@ -311,47 +326,81 @@ fn status(v: &View) -> Html {
         Status::Nothing { .. } => "nothing",
         Status::Stopped { .. } => "stopped",
     };
-    let found = match &e.status {
-        Status::Found { found, scn, .. } => {
-            let link = v.link;
-            let steps = found
-                .steps
-                .iter()
-                .map(|s| html! { <li><code>{ s.clone() }</code></li> })
-                .collect::<Html>();
-            html! {
-                <div class="explore-hit" data-explore-hit={found.kind.name()}>
-                    <p class="verbatim" data-explore-detail="">{ found.detail.render(l) }</p>
-                    <ol class="explore-steps">{ steps }</ol>
-                    if let Some(c) = &found.check {
-                        <p class="hint">{ tr!(l, "ui.explore.expect", check = c) }</p>
-                    }
-                    <div class="row wrap">
-                        <button class="primary" data-explore-open="" onclick={link.callback(|_| Msg::Explore(ExploreMsg::Open))}>{ tr!(l, "ui.explore.open") }</button>
-                        <button onclick={link.callback(|_| Msg::Explore(ExploreMsg::Download))}>{ tr!(l, "ui.explore.download") }</button>
-                        <button data-explore-share="" onclick={link.callback(|_| Msg::Explore(ExploreMsg::Share))}>{ tr!(l, "ui.explore.share") }</button>
-                    </div>
-                    if let Some(url) = &e.share_link {
-                        <label class="field block">{ tr!(l, "ui.explore.link_label") }
-                            <input type="text" readonly=true value={url.clone()} data-explore-link="" />
-                        </label>
-                    }
-                    <details>
-                        <summary>{ tr!(l, "ui.explore.as_scenario") }</summary>
-                        <pre class="scn-preview" tabindex="0" data-explore-scn="">{ scn.clone() }</pre>
-                    </details>
-                </div>
+    let found =
+        match &e.status {
+            Status::Found { found, scn, .. } => {
+                let link = v.link;
+                let steps = found
+                    .steps
+                    .iter()
+                    .map(|s| el!("li").c(el!("code").c(s.clone())).done())
+                    .collect::<Html>();
+                el!(
+                    "div",
+                    "class" = "explore-hit",
+                    "data-explore-hit" = found.kind.name()
+                )
+                .c(el!("p", "class" = "verbatim", "data-explore-detail" = "")
+                    .c(found.detail.render(l)))
+                .c(el!("ol", "class" = "explore-steps").c(steps))
+                .c(if let Some(c) = &found.check {
+                    el!("p", "class" = "hint")
+                        .c(tr!(l, "ui.explore.expect", check = c))
+                        .done()
+                } else {
+                    Html::default()
+                })
+                .c(el!("div", "class" = "row wrap")
+                    .c(el!("button", "class" = "primary", "data-explore-open" = "")
+                        .on_click(send(link, Msg::Explore(ExploreMsg::Open)))
+                        .c(text!(l, "ui.explore.open")))
+                    .c(el!("button")
+                        .on_click(send(link, Msg::Explore(ExploreMsg::Download)))
+                        .c(text!(l, "ui.explore.download")))
+                    .c(el!("button", "data-explore-share" = "")
+                        .on_click(send(link, Msg::Explore(ExploreMsg::Share)))
+                        .c(text!(l, "ui.explore.share"))))
+                .c(if let Some(url) = &e.share_link {
+                    el!("label", "class" = "field block")
+                        .c(text!(l, "ui.explore.link_label"))
+                        .c(el!(
+                            "input",
+                            "type" = "text",
+                            "readonly" = "readonly",
+                            "data-explore-link" = ""
+                        )
+                        .value(url.clone())
+                        .done())
+                        .done()
+                } else {
+                    Html::default()
+                })
+                .c(el!("details")
+                    .c(el!("summary").c(text!(l, "ui.explore.as_scenario")))
+                    .c(el!(
+                        "pre",
+                        "class" = "scn-preview",
+                        "tabindex" = "0",
+                        "data-explore-scn" = ""
+                    )
+                    .c(scn.clone())))
+                .done()
             }
-        }
-        _ => html! {},
-    };
-    html! {
-        <>
-            <p class="explore-status" role="status" aria-live="polite" data-explore-state={state}
-                data-explore-tried={tried.to_string()} data-explore-ms={crate::sim::decimal::fixed(ms, 0)}>{ line }</p>
-            { found }
-        </>
-    }
+            _ => html! {},
+        };
+    h::frag()
+        .c(el!(
+            "p",
+            "class" = "explore-status",
+            "role" = "status",
+            "aria-live" = "polite",
+            "data-explore-state" = state,
+            "data-explore-tried" = tried.to_string(),
+            "data-explore-ms" = crate::sim::decimal::fixed(ms, 0),
+        )
+        .c(line))
+        .c(found)
+        .done()
 }
 
 /// The panel.
@@ -365,13 +414,18 @@ pub fn render(v: &View) -> Html {
         .map(|(f, key)| {
             let f = *f;
             let on = e.allow.contains(&f);
-            html! {
-                <label class="check">
-                    <input type="checkbox" checked={on} disabled={busy} data-explore-allow={f.name()}
-                        onchange={link.callback(move |_| Msg::Explore(ExploreMsg::Allow(f)))} />
-                    { crate::i18n::text(l, key) }
-                </label>
-            }
+            el!("label", "class" = "check")
+                .c(el!(
+                    "input",
+                    "type" = "checkbox",
+                    "disabled" = busy,
+                    "data-explore-allow" = f.name(),
+                )
+                .on_change(send(link, Msg::Explore(ExploreMsg::Allow(f))))
+                .checked(on)
+                .done())
+                .c(crate::i18n::text(l, key))
+                .done()
         })
         .collect::<Html>();
     let checks = CHECKS
@@ -379,62 +433,131 @@ pub fn render(v: &View) -> Html {
         .map(|(k, key)| {
             let k = *k;
             let on = e.check.contains(&k);
-            html! {
-                <label class="check">
-                    <input type="checkbox" checked={on} disabled={busy} data-explore-check={k.name()}
-                        onchange={link.callback(move |_| Msg::Explore(ExploreMsg::Check(k)))} />
-                    { crate::i18n::text(l, key) }
-                </label>
-            }
+            el!("label", "class" = "check")
+                .c(el!(
+                    "input",
+                    "type" = "checkbox",
+                    "disabled" = busy,
+                    "data-explore-check" = k.name(),
+                )
+                .on_change(send(link, Msg::Explore(ExploreMsg::Check(k))))
+                .checked(on)
+                .done())
+                .c(crate::i18n::text(l, key))
+                .done()
         })
         .collect::<Html>();
     let has_scenario = e.scenario.is_some();
-    let now = link.callback(|_| Msg::Explore(ExploreMsg::FromScenario(false)));
-    let scn = link.callback(|_| Msg::Explore(ExploreMsg::FromScenario(true)));
+    let now = send(link, Msg::Explore(ExploreMsg::FromScenario(false)));
+    let scn = send(link, Msg::Explore(ExploreMsg::FromScenario(true)));
     let lesson_name = v.scenario.map(|s| s.name.clone()).unwrap_or_default();
-    html! {
-        <div class="explore-panel" data-explore="">
-            <p class="hint">{ tr!(l, "ui.explore.intro") }</p>
-            <fieldset>
-                <legend>{ tr!(l, "ui.explore.from") }</legend>
-                <label class="radio">
-                    <input type="radio" name="explore-from" checked={!e.from_scenario || !has_scenario} onchange={now} disabled={busy} data-explore-from="now" />
-                    { tr!(l, "ui.explore.from_now") }
-                </label>
-                if has_scenario {
-                    <label class="radio">
-                        <input type="radio" name="explore-from" checked={e.from_scenario} onchange={scn} disabled={busy} data-explore-from="scenario" />
-                        { tr!(l, "ui.explore.from_scenario", name = lesson_name) }
-                    </label>
-                }
-            </fieldset>
-            <fieldset>
-                <legend>{ tr!(l, "ui.explore.allow") }</legend>
-                <div class="check-grid">{ faults }</div>
-            </fieldset>
-            <fieldset>
-                <legend>{ tr!(l, "ui.explore.checks") }</legend>
-                <div class="check-grid">{ checks }</div>
-                { field(v, ExField::Until, &e.until, tr!(l, "ui.explore.until"), "text",
-                    html! { <span class="hint">{ tr!(l, "ui.explore.until_hint") }{ " " }<code>{ "n1.term > 5" }</code></span> }) }
-            </fieldset>
-            <div class="row wrap explore-numbers">
-                { field(v, ExField::Horizon, &e.horizon, tr!(l, "ui.explore.horizon"), "numeric", html! {}) }
-                { field(v, ExField::Schedules, &e.schedules, tr!(l, "ui.explore.schedules"), "numeric", html! {}) }
-                { field(v, ExField::Seconds, &e.seconds, tr!(l, "ui.explore.seconds"), "decimal", html! {}) }
-                { field(v, ExField::Seed, &e.seed, tr!(l, "ui.explore.seed"), "numeric", html! {}) }
-            </div>
-            <div class="row wrap">
-                if busy {
-                    <button class="danger" data-explore-stop="" onclick={link.callback(|_| Msg::Explore(ExploreMsg::Stop))}>{ tr!(l, "ui.explore.stop") }</button>
-                } else {
-                    <button class="primary" data-explore-start="" onclick={link.callback(|_| Msg::Explore(ExploreMsg::Start))}>{ tr!(l, "ui.explore.start") }</button>
-                }
-            </div>
-            if let Some(err) = &e.error {
-                <p class="error" role="alert" data-explore-error="">{ err.render(l) }</p>
-            }
-            { status(v) }
-        </div>
-    }
+    el!("div", "class" = "explore-panel", "data-explore" = "")
+        .c(el!("p", "class" = "hint").c(text!(l, "ui.explore.intro")))
+        .c(el!("fieldset")
+            .c(el!("legend").c(text!(l, "ui.explore.from")))
+            .c(el!("label", "class" = "radio")
+                .c(el!(
+                    "input",
+                    "type" = "radio",
+                    "name" = "explore-from",
+                    "disabled" = busy,
+                    "data-explore-from" = "now",
+                )
+                .on_change(now)
+                .checked(!e.from_scenario || !has_scenario)
+                .done())
+                .c(text!(l, "ui.explore.from_now")))
+            .c(if has_scenario {
+                el!("label", "class" = "radio")
+                    .c(el!(
+                        "input",
+                        "type" = "radio",
+                        "name" = "explore-from",
+                        "disabled" = busy,
+                        "data-explore-from" = "scenario",
+                    )
+                    .on_change(scn)
+                    .checked(e.from_scenario)
+                    .done())
+                    .c(tr!(l, "ui.explore.from_scenario", name = lesson_name))
+                    .done()
+            } else {
+                Html::default()
+            }))
+        .c(el!("fieldset")
+            .c(el!("legend").c(text!(l, "ui.explore.allow")))
+            .c(el!("div", "class" = "check-grid").c(faults)))
+        .c(el!("fieldset")
+            .c(el!("legend").c(text!(l, "ui.explore.checks")))
+            .c(el!("div", "class" = "check-grid").c(checks))
+            .c(field(
+                v,
+                ExField::Until,
+                &e.until,
+                tr!(l, "ui.explore.until"),
+                "text",
+                el!("span", "class" = "hint")
+                    .c(text!(l, "ui.explore.until_hint"))
+                    .c(" ")
+                    .c(el!("code").c("n1.term > 5"))
+                    .done(),
+            )))
+        .c(el!("div", "class" = "row wrap explore-numbers")
+            .c(field(
+                v,
+                ExField::Horizon,
+                &e.horizon,
+                tr!(l, "ui.explore.horizon"),
+                "numeric",
+                html! {},
+            ))
+            .c(field(
+                v,
+                ExField::Schedules,
+                &e.schedules,
+                tr!(l, "ui.explore.schedules"),
+                "numeric",
+                html! {},
+            ))
+            .c(field(
+                v,
+                ExField::Seconds,
+                &e.seconds,
+                tr!(l, "ui.explore.seconds"),
+                "decimal",
+                html! {},
+            ))
+            .c(field(
+                v,
+                ExField::Seed,
+                &e.seed,
+                tr!(l, "ui.explore.seed"),
+                "numeric",
+                html! {},
+            )))
+        .c(el!("div", "class" = "row wrap").c(if busy {
+            el!("button", "class" = "danger", "data-explore-stop" = "")
+                .on_click(send(link, Msg::Explore(ExploreMsg::Stop)))
+                .c(text!(l, "ui.explore.stop"))
+                .done()
+        } else {
+            el!("button", "class" = "primary", "data-explore-start" = "")
+                .on_click(send(link, Msg::Explore(ExploreMsg::Start)))
+                .c(text!(l, "ui.explore.start"))
+                .done()
+        }))
+        .c(if let Some(err) = &e.error {
+            el!(
+                "p",
+                "class" = "error",
+                "role" = "alert",
+                "data-explore-error" = ""
+            )
+            .c(err.render(l))
+            .done()
+        } else {
+            Html::default()
+        })
+        .c(status(v))
+        .done()
 }

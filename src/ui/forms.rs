@@ -1,5 +1,7 @@
 //! What the person typed or chose in the panels' forms, kept between frames.
 
+use super::h;
+use crate::el;
 use crate::raft::NodeId;
 
 /// A form field, for `Msg::Field`.
@@ -199,24 +201,21 @@ pub fn node_select(
     prefix: &str,
 ) -> yew::Html {
     use yew::prelude::*;
-    use yew::TargetCast;
-    let onchange = v.link.callback(move |e: Event| {
-        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
-        super::app::Msg::Field(field, s.value())
-    });
+    let onchange = h::field(v.link, field);
     let opts = v
         .sim
         .nodes
         .keys()
         .map(|id| {
             let name = super::style::node_name(*id);
-            html! { <option value={name.clone()} selected={value == name}>{ format!("{prefix}{name}") }</option> }
+            el!("option", "value" = name.clone(), "selected" = value == name)
+                .c(format!("{prefix}{name}"))
+                .done()
         })
         .collect::<Html>();
-    html! {
-        <select {onchange} aria-label={label.to_string()}>
-            <option value="" selected={value.is_empty()}>{ none_label.to_string() }</option>
-            { opts }
-        </select>
-    }
+    el!("select", "aria-label" = label.to_string())
+        .on_change(onchange)
+        .c(el!("option", "value" = "", "selected" = value.is_empty()).c(none_label.to_string()))
+        .c(opts)
+        .done()
 }

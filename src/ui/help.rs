@@ -1,12 +1,15 @@
 //! The help overlay: keyboard shortcuts, how to read the drawing, and the glossary.
 
+use super::h;
+use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::i18n::{self, glossary};
-use crate::tr;
 
 use super::app::{Msg, View};
 use super::glossary::CONCEPTS;
+use super::h::send;
 use super::keys::SHORTCUTS;
 
 /// (catalog key of what you see, catalog key of what it means).
@@ -31,39 +34,55 @@ const LEGEND: &[(&str, &str)] = &[
 /// The overlay.
 pub fn render(v: &View) -> Html {
     let l = v.ui.lang;
-    let close = v.link.callback(|_| Msg::Help(Some(false)));
+    let close = send(v.link, Msg::Help(Some(false)));
     let keys = SHORTCUTS
         .iter()
-        .map(|k| html! { <tr data-shortcut={k.key}><th scope="row"><kbd>{ k.key }</kbd></th><td>{ i18n::text(l, k.what) }</td></tr> })
+        .map(|k| {
+            el!("tr", "data-shortcut" = k.key)
+                .c(el!("th", "scope" = "row").c(el!("kbd").c(k.key)))
+                .c(el!("td").c(i18n::text(l, k.what)))
+                .done()
+        })
         .collect::<Html>();
     let legend = LEGEND
         .iter()
-        .map(|(k, d)| html! { <tr><th scope="row">{ i18n::text(l, k) }</th><td>{ i18n::text(l, d) }</td></tr> })
+        .map(|(k, d)| {
+            el!("tr")
+                .c(el!("th", "scope" = "row").c(i18n::text(l, k)))
+                .c(el!("td").c(i18n::text(l, d)))
+                .done()
+        })
         .collect::<Html>();
     let concepts = CONCEPTS
         .iter()
-        .map(|(c, _)| html! { <><dt>{ glossary::name(l, c) }</dt><dd>{ glossary::tip(l, c) }</dd></> })
+        .map(|(c, _)| {
+            h::frag()
+                .c(el!("dt").c(glossary::name(l, c)))
+                .c(el!("dd").c(glossary::tip(l, c)))
+                .done()
+        })
         .collect::<Html>();
-    html! {
-        <div class="overlay" role="dialog" aria-modal="true" aria-label={tr!(l, "ui.help.aria")}>
-            <div class="overlay-box">
-                <div class="row spread">
-                    <h2>{ tr!(l, "ui.help.title") }</h2>
-                    <button onclick={close} aria-label={tr!(l, "ui.help.close")}>{ "✕" }</button>
-                </div>
-                <div class="help-cols">
-                    <div>
-                        <h3>{ tr!(l, "ui.help.keys") }</h3>
-                        <table class="kv">{ keys }</table>
-                        <h3>{ tr!(l, "ui.help.drawing") }</h3>
-                        <table class="kv">{ legend }</table>
-                    </div>
-                    <div>
-                        <h3>{ tr!(l, "ui.help.concepts") }</h3>
-                        <dl class="glossary">{ concepts }</dl>
-                    </div>
-                </div>
-            </div>
-        </div>
-    }
+    el!(
+        "div",
+        "class" = "overlay",
+        "role" = "dialog",
+        "aria-modal" = "true",
+        "aria-label" = text!(l, "ui.help.aria"),
+    )
+    .c(el!("div", "class" = "overlay-box")
+        .c(el!("div", "class" = "row spread")
+            .c(el!("h2").c(text!(l, "ui.help.title")))
+            .c(el!("button", "aria-label" = text!(l, "ui.help.close"))
+                .on_click(close)
+                .c("✕")))
+        .c(el!("div", "class" = "help-cols")
+            .c(el!("div")
+                .c(el!("h3").c(text!(l, "ui.help.keys")))
+                .c(el!("table", "class" = "kv").c(keys))
+                .c(el!("h3").c(text!(l, "ui.help.drawing")))
+                .c(el!("table", "class" = "kv").c(legend)))
+            .c(el!("div")
+                .c(el!("h3").c(text!(l, "ui.help.concepts")))
+                .c(el!("dl", "class" = "glossary").c(concepts)))))
+    .done()
 }

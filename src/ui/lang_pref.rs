@@ -4,6 +4,7 @@
 //! embed links made from it keep the language). Nothing here can fail loudly: without storage
 //! or history the choice simply is not remembered.
 
+use crate::el;
 use crate::i18n::Lang;
 
 use super::dom;
@@ -121,15 +122,24 @@ pub fn switch(v: &super::app::View) -> yew::Html {
     let options = Lang::ALL
         .iter()
         .map(|l| {
-            html! {
-                <option value={l.code()} selected={*l == current} lang={l.html_tag()}>{ l.native_name() }</option>
-            }
+            el!(
+                "option",
+                "value" = l.code(),
+                "selected" = *l == current,
+                "lang" = l.html_tag()
+            )
+            .c(l.native_name())
+            .done()
         })
         .collect::<Html>();
-    html! {
-        <select class="lang-switch" {onchange} data-lang={current.code()}
-            aria-label={crate::tr!(current, "ui.lang.switch")} title={crate::tr!(current, "ui.lang.switch")}>
-            { options }
-        </select>
-    }
+    el!(
+        "select",
+        "class" = "lang-switch",
+        "data-lang" = current.code(),
+        "aria-label" = crate::tr!(current, "ui.lang.switch"),
+        "title" = crate::tr!(current, "ui.lang.switch"),
+    )
+    .on_change(onchange)
+    .c(options)
+    .done()
 }

@@ -2,12 +2,15 @@
 //! replay / continue and the lesson speed; the start card and the end card with a recap and
 //! "next lesson"; the welcome card and the lesson list grouped by topic.
 
+use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::sim::presets::{self, GROUPS, PRESETS};
 use crate::tr;
 
 use super::app::{Msg, View};
+use super::h::send;
 use super::keys;
 use super::lesson::{Lesson, LESSON_SPEEDS};
 use super::pace::Pace;
@@ -29,14 +32,30 @@ fn speeds(v: &View, l: &Lesson) -> Html {
         .map(|s| {
             let s = *s;
             let on = (l.speed - s).abs() < 1e-9;
-            html! {
-                <button class={classes!("seg", on.then_some("on"))} aria-pressed={on.to_string()}
-                    aria-label={tr!(lang, "ui.ls.speed_aria", label = speed_label(s), s = crate::sim::decimal::shortest(s))}
-                    onclick={v.link.callback(move |_| Msg::LessonSpeed(s))}>{ speed_label(s) }</button>
-            }
+            el!(
+                "button",
+                "class" = classes!("seg", on.then_some("on")),
+                "aria-pressed" = on.to_string(),
+                "aria-label" = tr!(
+                    lang,
+                    "ui.ls.speed_aria",
+                    label = speed_label(s),
+                    s = crate::sim::decimal::shortest(s)
+                ),
+            )
+            .on_click(send(v.link, Msg::LessonSpeed(s)))
+            .c(speed_label(s))
+            .done()
         })
         .collect::<Html>();
-    html! { <span class="lesson-speed" role="group" aria-label={tr!(lang, "ui.ls.speed_group")}>{ buttons }</span> }
+    el!(
+        "span",
+        "class" = "lesson-speed",
+        "role" = "group",
+        "aria-label" = text!(lang, "ui.ls.speed_group"),
+    )
+    .c(buttons)
+    .done()
 }
 
 fn end_card(v: &View, l: &Lesson) -> Html {
@@ -45,29 +64,52 @@ fn end_card(v: &View, l: &Lesson) -> Html {
     let failures = l.player.failures().len();
     let next = l.next_preset();
     let again = l.preset.map(|p| p.id);
-    html! {
-        <div class="end-card" data-lesson-end="">
-            <h3>{ tr!(lang, "ui.ls.complete") }</h3>
-            if !l.recap(lang).is_empty() {
-                <p class="recap"><strong>{ tr!(lang, "ui.ls.remember") }</strong>{ l.recap(lang) }</p>
-            }
-            if failures > 0 {
-                <p class="error">{ tr!(lang, "ui.ls.checks_failed", n = failures) }</p>
-            }
-            <div class="row wrap">
-                if let Some(n) = next {
-                    <button class="primary" title={tr!(lang, "ui.ls.next_aria")} onclick={link.callback(move |_| Msg::StartLesson(n.id))}>
-                        { tr!(lang, "ui.ls.next", title = n.title_in(lang)) }
-                    </button>
-                }
-                if let Some(id) = again {
-                    <button aria-label={tr!(lang, "ui.ls.again_aria")} onclick={link.callback(move |_| Msg::StartLesson(id))}>{ tr!(lang, "ui.ls.again") }</button>
-                }
-                <button aria-label={tr!(lang, "ui.ls.free_aria")} onclick={link.callback(|_| Msg::PlayerClose)}
-                    title={tr!(lang, "ui.ls.free_tip")}>{ tr!(lang, "ui.ls.free") }</button>
-            </div>
-        </div>
-    }
+    el!("div", "class" = "end-card", "data-lesson-end" = "")
+        .c(el!("h3").c(text!(lang, "ui.ls.complete")))
+        .c(if !l.recap(lang).is_empty() {
+            el!("p", "class" = "recap")
+                .c(el!("strong").c(text!(lang, "ui.ls.remember")))
+                .c(l.recap(lang).to_string())
+                .done()
+        } else {
+            Html::default()
+        })
+        .c(if failures > 0 {
+            el!("p", "class" = "error")
+                .c(tr!(lang, "ui.ls.checks_failed", n = failures))
+                .done()
+        } else {
+            Html::default()
+        })
+        .c(el!("div", "class" = "row wrap")
+            .c(if let Some(n) = next {
+                el!(
+                    "button",
+                    "class" = "primary",
+                    "title" = text!(lang, "ui.ls.next_aria")
+                )
+                .on_click(send(link, Msg::StartLesson(n.id)))
+                .c(tr!(lang, "ui.ls.next", title = n.title_in(lang)))
+                .done()
+            } else {
+                Html::default()
+            })
+            .c(if let Some(id) = again {
+                el!("button", "aria-label" = text!(lang, "ui.ls.again_aria"))
+                    .on_click(send(link, Msg::StartLesson(id)))
+                    .c(text!(lang, "ui.ls.again"))
+                    .done()
+            } else {
+                Html::default()
+            })
+            .c(el!(
+                "button",
+                "aria-label" = text!(lang, "ui.ls.free_aria"),
+                "title" = text!(lang, "ui.ls.free_tip"),
+            )
+            .on_click(send(link, Msg::PlayerClose))
+            .c(text!(lang, "ui.ls.free"))))
+        .done()
 }
 
 /// The lesson dock: narration, progress and step controls.
@@ -83,18 +125,27 @@ pub fn dock(v: &View) -> Html {
     let playing = l.playing;
     let lineno = |line: usize| l.player.script.lines.get(line).map_or(0, |x| x.lineno);
     let narration = match &l.narration {
-        Some((line, text)) => html! {
-            <div class={classes!("narration", playing.then_some("stale"))} role="note" aria-live="polite"
-                data-narration={line.to_string()} data-lineno={lineno(*line).to_string()}>
-                <p>{ l.player.script.lines.get(*line).and_then(|x| x.narration(lang)).unwrap_or(text).to_string() }</p>
-            </div>
-        },
-        None if !done => html! {
-            <div class="narration intro" data-lesson-start="">
-                <p>{ l.preset.map_or("", |p| p.description_in(lang)).to_string() }</p>
-                <p class="hint">{ tr!(lang, "ui.ls.press_start") }</p>
-            </div>
-        },
+        Some((line, text)) => el!(
+            "div",
+            "class" = classes!("narration", playing.then_some("stale")),
+            "role" = "note",
+            "aria-live" = "polite",
+            "data-narration" = line.to_string(),
+            "data-lineno" = lineno(*line).to_string(),
+        )
+        .c(el!("p").c(l
+            .player
+            .script
+            .lines
+            .get(*line)
+            .and_then(|x| x.narration(lang))
+            .unwrap_or(text)
+            .to_string()))
+        .done(),
+        None if !done => el!("div", "class" = "narration intro", "data-lesson-start" = "")
+            .c(el!("p").c(l.preset.map_or("", |p| p.description_in(lang)).to_string()))
+            .c(el!("p", "class" = "hint").c(text!(lang, "ui.ls.press_start")))
+            .done(),
         None => html! {},
     };
     let start = l.at_start() && l.narration.is_none();
@@ -115,35 +166,78 @@ pub fn dock(v: &View) -> Html {
     let title = l
         .preset
         .map_or_else(|| l.name.clone(), |p| p.title_in(lang).to_string());
-    html! {
-        <section class={classes!("lesson-dock", playing.then_some("playing"), done.then_some("done"))}
-            aria-label={tr!(lang, "ui.ls.aria")} data-lesson-step={k.to_string()} data-lesson-steps={steps.to_string()}
-            data-lesson-playing={playing.to_string()}>
-            <div class="lesson-head">
-                // On a phone the title is cut to one line; the whole of it is in the tooltip.
-                <span class="lesson-title" title={title.clone()}>{ title }</span>
-                <span class="lesson-progress" data-step-text="">
-                    { if done { tr!(lang, "ui.ls.end", steps = steps) } else { tr!(lang, "ui.ls.step", k = k, steps = steps) } }
-                </span>
-            </div>
-            <div class="lesson-bar" role="group" aria-label={tr!(lang, "ui.ls.steps_aria")}>
-                <button onclick={link.callback(|_| Msg::LessonBack)} disabled={k == 0 || playing}
-                    aria-label={tr!(lang, "ui.ls.back_aria")} title={tr!(lang, "ui.ls.back_tip")}>{ "◀" }</button>
-                <button onclick={link.callback(|_| Msg::LessonReplay)} disabled={k == 0 || playing}
-                    aria-label={tr!(lang, "ui.ls.replay_aria")} title={tr!(lang, "ui.ls.replay_tip")}>{ "⟲" }</button>
-                if !done {
-                    <button class="primary go" onclick={link.callback(move |_| Msg::LessonPlay(!playing))}
-                        aria-label={go_aria} data-go="" title={format!("{}{}", tr!(lang, "ui.ls.go_tip"), keys::hint(lang, "l"))}>{ go_label }</button>
-                }
-                { speeds(v, l) }
-                if playing {
-                    <span class="lesson-clock">{ secs(v.sim.now) }</span>
-                }
-            </div>
-            { narration }
-            if done { { end_card(v, l) } }
-        </section>
-    }
+    el!(
+        "section",
+        "class" = classes!(
+            "lesson-dock",
+            playing.then_some("playing"),
+            done.then_some("done")
+        ),
+        "aria-label" = text!(lang, "ui.ls.aria"),
+        "data-lesson-step" = k.to_string(),
+        "data-lesson-steps" = steps.to_string(),
+        "data-lesson-playing" = playing.to_string(),
+    )
+    .c(el!("div", "class" = "lesson-head")
+        .c(el!("span", "class" = "lesson-title", "title" = title.clone()).c(title))
+        .c(
+            el!("span", "class" = "lesson-progress", "data-step-text" = "").c(if done {
+                tr!(lang, "ui.ls.end", steps = steps)
+            } else {
+                tr!(lang, "ui.ls.step", k = k, steps = steps)
+            }),
+        ))
+    .c(el!(
+        "div",
+        "class" = "lesson-bar",
+        "role" = "group",
+        "aria-label" = text!(lang, "ui.ls.steps_aria"),
+    )
+    .c(el!(
+        "button",
+        "disabled" = k == 0 || playing,
+        "aria-label" = text!(lang, "ui.ls.back_aria"),
+        "title" = text!(lang, "ui.ls.back_tip"),
+    )
+    .on_click(send(link, Msg::LessonBack))
+    .c("◀"))
+    .c(el!(
+        "button",
+        "disabled" = k == 0 || playing,
+        "aria-label" = text!(lang, "ui.ls.replay_aria"),
+        "title" = text!(lang, "ui.ls.replay_tip"),
+    )
+    .on_click(send(link, Msg::LessonReplay))
+    .c("⟲"))
+    .c(if !done {
+        el!(
+            "button",
+            "class" = "primary go",
+            "aria-label" = go_aria,
+            "data-go" = "",
+            "title" = format!("{}{}", tr!(lang, "ui.ls.go_tip"), keys::hint(lang, "l")),
+        )
+        .on_click(send(link, Msg::LessonPlay(!playing)))
+        .c(go_label)
+        .done()
+    } else {
+        Html::default()
+    })
+    .c(speeds(v, l))
+    .c(if playing {
+        el!("span", "class" = "lesson-clock")
+            .c(secs(v.sim.now))
+            .done()
+    } else {
+        Html::default()
+    }))
+    .c(narration)
+    .c(if done {
+        end_card(v, l)
+    } else {
+        Html::default()
+    })
+    .done()
 }
 
 /// The lessons, grouped by topic; each button opens one.
@@ -158,25 +252,29 @@ pub fn lesson_list(v: &View) -> Html {
                 .map(|p| {
                     let id = p.id;
                     let n = id.split('-').next().unwrap_or("");
-                    html! {
-                        <li>
-                            <button class="link-btn lesson-link" title={p.description_in(lang)}
-                                data-lesson={id} onclick={v.link.callback(move |_| Msg::StartLesson(id))}>
-                                <span class="lesson-no">{ n.to_string() }</span>{ " " }{ p.title_in(lang) }
-                            </button>
-                        </li>
-                    }
+                    el!("li")
+                        .c(el!(
+                            "button",
+                            "class" = "link-btn lesson-link",
+                            "title" = p.description_in(lang),
+                            "data-lesson" = id,
+                        )
+                        .on_click(send(v.link, Msg::StartLesson(id)))
+                        .c(el!("span", "class" = "lesson-no").c(n.to_string()))
+                        .c(" ")
+                        .c(p.title_in(lang)))
+                        .done()
                 })
                 .collect::<Html>();
-            html! {
-                <div class="lesson-group">
-                    <h3>{ presets::group_name(g, lang) }</h3>
-                    <ul>{ items }</ul>
-                </div>
-            }
+            el!("div", "class" = "lesson-group")
+                .c(el!("h3").c(presets::group_name(g, lang)))
+                .c(el!("ul").c(items))
+                .done()
         })
         .collect::<Html>();
-    html! { <div class="lesson-list" data-lesson-list="">{ groups }</div> }
+    el!("div", "class" = "lesson-list", "data-lesson-list" = "")
+        .c(groups)
+        .done()
 }
 
 /// The first thing a visitor sees beside the playground: start lesson 1, or pick a lesson.
@@ -184,26 +282,31 @@ pub fn welcome(v: &View) -> Html {
     let first = PRESETS[0];
     let link = v.link;
     let lang = v.ui.lang;
-    html! {
-        <section class="welcome panel" aria-label={tr!(lang, "ui.ls.welcome_aria")} data-welcome="">
-            <div class="row spread">
-                <h2>{ tr!(lang, "ui.ls.welcome") }</h2>
-                <button class="link-btn" onclick={link.callback(|_| Msg::Welcome(false))}
-                    aria-label={tr!(lang, "ui.ls.welcome_close")}>{ "✕" }</button>
-            </div>
-            <p>
-                <span class="wide-only">{ tr!(lang, "ui.ls.welcome_left") }</span>
-                <span class="narrow-only">{ tr!(lang, "ui.ls.welcome_above") }</span>
-            </p>
-            <button class="primary big" onclick={link.callback(move |_| Msg::StartLesson(first.id))}>
-                { tr!(lang, "ui.ls.start_first", title = first.title_in(lang)) }
-            </button>
-            <details class="lessons">
-                <summary>{ tr!(lang, "ui.ls.all") }</summary>
-                { lesson_list(v) }
-            </details>
-        </section>
-    }
+    el!(
+        "section",
+        "class" = "welcome panel",
+        "aria-label" = text!(lang, "ui.ls.welcome_aria"),
+        "data-welcome" = "",
+    )
+    .c(el!("div", "class" = "row spread")
+        .c(el!("h2").c(text!(lang, "ui.ls.welcome")))
+        .c(el!(
+            "button",
+            "class" = "link-btn",
+            "aria-label" = text!(lang, "ui.ls.welcome_close")
+        )
+        .on_click(send(link, Msg::Welcome(false)))
+        .c("✕")))
+    .c(el!("p")
+        .c(el!("span", "class" = "wide-only").c(text!(lang, "ui.ls.welcome_left")))
+        .c(el!("span", "class" = "narrow-only").c(text!(lang, "ui.ls.welcome_above"))))
+    .c(el!("button", "class" = "primary big")
+        .on_click(send(link, Msg::StartLesson(first.id)))
+        .c(tr!(lang, "ui.ls.start_first", title = first.title_in(lang))))
+    .c(el!("details", "class" = "lessons")
+        .c(el!("summary").c(text!(lang, "ui.ls.all")))
+        .c(lesson_list(v)))
+    .done()
 }
 
 /// Presenter mode without a lesson: play / pause and the pace, nothing else.
@@ -212,17 +315,38 @@ pub fn presenter_controls(v: &View) -> Html {
     let lang = v.ui.lang;
     let running = v.running();
     let teach = v.ui.pace == Pace::Teach;
-    html! {
-        <section class="lesson-dock" aria-label={tr!(lang, "ui.ls.playback")}>
-            <div class="lesson-bar">
-                <button class="primary go" aria-label={if running { tr!(lang, "ui.tb.pause_aria") } else { tr!(lang, "ui.tb.play_aria") }}
-                    onclick={link.callback(|_| Msg::TogglePlay)}>{ if running { tr!(lang, "ui.tb.pause") } else { tr!(lang, "ui.tb.play") } }</button>
-                <button onclick={link.callback(move |_| Msg::Pace(if teach { Pace::Fixed(5.0) } else { Pace::Teach }))}>
-                    { if teach { tr!(lang, "ui.ls.fast") } else { tr!(lang, "ui.ls.teach") } }
-                </button>
-                <span class="lesson-clock">{ secs(v.sim.now) }</span>
-            </div>
-            <p class="hint">{ tr!(lang, "ui.ls.presenter_hint") }</p>
-        </section>
-    }
+    el!(
+        "section",
+        "class" = "lesson-dock",
+        "aria-label" = text!(lang, "ui.ls.playback")
+    )
+    .c(el!("div", "class" = "lesson-bar")
+        .c(el!(
+            "button",
+            "class" = "primary go",
+            "aria-label" = if running {
+                tr!(lang, "ui.tb.pause_aria")
+            } else {
+                tr!(lang, "ui.tb.play_aria")
+            },
+        )
+        .on_click(send(link, Msg::TogglePlay))
+        .c(if running {
+            tr!(lang, "ui.tb.pause")
+        } else {
+            tr!(lang, "ui.tb.play")
+        }))
+        .c(el!("button")
+            .on_click(send(
+                link,
+                Msg::Pace(if teach { Pace::Fixed(5.0) } else { Pace::Teach }),
+            ))
+            .c(if teach {
+                tr!(lang, "ui.ls.fast")
+            } else {
+                tr!(lang, "ui.ls.teach")
+            }))
+        .c(el!("span", "class" = "lesson-clock").c(secs(v.sim.now))))
+    .c(el!("p", "class" = "hint").c(text!(lang, "ui.ls.presenter_hint")))
+    .done()
 }

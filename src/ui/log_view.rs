@@ -4,7 +4,10 @@
 //! newest entry is always in view, older ones by scrolling or "earlier". Membership entries
 //! say what they do (`+n4 learner`, `promote n4`, `joint +n4 -n1`, `leave joint`).
 
+use super::h;
+use crate::el;
 use crate::raft::vec_map::VecSet;
+use crate::text;
 use yew::prelude::*;
 
 use crate::raft::{ConfChangeSingle, Entry, EntryData, NodeId, Raft, Role};
@@ -12,6 +15,7 @@ use crate::sim::{SimNode, Status};
 
 use super::app::{Msg, View};
 use super::cluster_view::status_class;
+use super::h::send;
 use crate::i18n::Lang;
 use crate::sim::labels;
 use crate::tr;
@@ -55,52 +59,89 @@ pub fn render(v: &View) -> Html {
     let ruler = (lo..=hi)
         .filter(|i| (*i == lo && hidden == 0) || i % 5 == 0 || *i == hi)
         .map(|i| {
-            html! { <span class="tick" style={format!("left:{}px", (i - 1) * COL)}>{ i.to_string() }</span> }
+            el!(
+                "span",
+                "class" = "tick",
+                "style" = format!("left:{}px", (i - 1) * COL)
+            )
+            .c(i.to_string())
+            .done()
         })
         .collect::<Html>();
-    html! {
-        <section class={classes!("logs", "panel", (sim.nodes.len() > 5).then_some("dense"))} aria-label={tr!(l, "ui.log.aria")}>
-            <h2>
-                { tr!(l, "ui.log.title") }
-                <span class="legend">
-                    <span class="lg solid" title={tip(l, "commit")}>{ tr!(l, "ui.log.committed") }</span>
-                    <span class="lg dashed" title={tip(l, "commit")}>{ tr!(l, "ui.log.not_committed") }</span>
-                    <span class="lg applied" title={tip(l, "applied")}>{ tr!(l, "ui.log.applied") }</span>
-                    <span class="lg snap" title={tip(l, "snapshot")}>{ tr!(l, "ui.log.snapshot") }</span>
-                </span>
-            </h2>
-            if max_last == 0 {
-                <p class="hint">{ tr!(l, "ui.log.empty") }</p>
-            }
-            <div class="log-body">
-                <div class="log-labels">
-                    <div class="log-label head">{ tr!(l, "ui.log.index") }</div>
-                    { labels }
-                </div>
-                <div class="log-scroll" tabindex="0" role="region" aria-label={crate::tr!(l, "ui.log.scroll_aria")}>
-                    <div class="log-grid" style={format!("width:{width}px")}>
-                        if hidden > 0 {
-                            <button class="link-btn earlier" onclick={v.link.callback(|_| Msg::MoreLog)}
-                                aria-label={tr!(l, "ui.log.earlier_aria")}>{ tr!(l, "ui.log.earlier", n = hidden) }</button>
-                        }
-                        // Boxes sit at their absolute index; one shift for all keeps the
-                        // newest in view without restyling every box when a column is added.
-                        <div class="log-shift" style={format!("width:{full}px;transform:translateX(-{}px)", (lo - 1) * COL)}>
-                            <div class="ruler">{ ruler }</div>
-                            { rows }
-                        </div>
-                    </div>
-                </div>
-            </div>
-        </section>
-    }
+    el!(
+        "section",
+        "class" = classes!("logs", "panel", (sim.nodes.len() > 5).then_some("dense")),
+        "aria-label" = text!(l, "ui.log.aria"),
+    )
+    .c(el!("h2")
+        .c(text!(l, "ui.log.title"))
+        .c(el!("span", "class" = "legend")
+            .c(
+                el!("span", "class" = "lg solid", "title" = tip(l, "commit"))
+                    .c(text!(l, "ui.log.committed")),
+            )
+            .c(
+                el!("span", "class" = "lg dashed", "title" = tip(l, "commit"))
+                    .c(text!(l, "ui.log.not_committed")),
+            )
+            .c(
+                el!("span", "class" = "lg applied", "title" = tip(l, "applied"))
+                    .c(text!(l, "ui.log.applied")),
+            )
+            .c(
+                el!("span", "class" = "lg snap", "title" = tip(l, "snapshot"))
+                    .c(text!(l, "ui.log.snapshot")),
+            )))
+    .c(if max_last == 0 {
+        el!("p", "class" = "hint")
+            .c(text!(l, "ui.log.empty"))
+            .done()
+    } else {
+        Html::default()
+    })
+    .c(el!("div", "class" = "log-body")
+        .c(el!("div", "class" = "log-labels")
+            .c(el!("div", "class" = "log-label head").c(text!(l, "ui.log.index")))
+            .c(labels))
+        .c(el!(
+            "div",
+            "class" = "log-scroll",
+            "tabindex" = "0",
+            "role" = "region",
+            "aria-label" = crate::tr!(l, "ui.log.scroll_aria"),
+        )
+        .c(el!(
+            "div",
+            "class" = "log-grid",
+            "style" = format!("width:{width}px")
+        )
+        .c(if hidden > 0 {
+            el!(
+                "button",
+                "class" = "link-btn earlier",
+                "aria-label" = text!(l, "ui.log.earlier_aria"),
+            )
+            .on_click(send(v.link, Msg::MoreLog))
+            .c(tr!(l, "ui.log.earlier", n = hidden))
+            .done()
+        } else {
+            Html::default()
+        })
+        .c(el!(
+            "div",
+            "class" = "log-shift",
+            "style" = format!("width:{full}px;transform:translateX(-{}px)", (lo - 1) * COL),
+        )
+        .c(el!("div", "class" = "ruler").c(ruler))
+        .c(rows)))))
+    .done()
 }
 
 fn label(v: &View, n: &SimNode) -> Html {
     let r = &n.raft;
     let id = r.id;
     let lead = n.status == Status::Running && r.role == Role::Leader;
-    let onclick = v.link.callback(move |_| Msg::SelectNode(Some(id)));
+    let onclick = send(v.link, Msg::SelectNode(Some(id)));
     let l = v.ui.lang;
     let role = if n.status != Status::Running {
         labels::status(n.status).render(l)
@@ -109,17 +150,31 @@ fn label(v: &View, n: &SimNode) -> Html {
     } else {
         labels::role(r.role).render(l)
     };
-    html! {
-        <div class={classes!("log-label", format!("status-{}", status_class(n.status)))}>
-            <button class="link-btn" {onclick} aria-label={tr!(l, "ui.node.select", node = node_name(id))}>
-                { node_name(id) }{ if lead { " ♛" } else { "" } }
-            </button>
-            <span class="role">{ role }</span>
-            <span class="ca" title={format!("{} {}", tip(l, "commit"), tip(l, "applied"))}>
-                { tr!(l, "ui.log.commit_applied", commit = r.log.committed, applied = r.log.applied) }
-            </span>
-        </div>
-    }
+    el!(
+        "div",
+        "class" = classes!("log-label", format!("status-{}", status_class(n.status)))
+    )
+    .c(el!(
+        "button",
+        "class" = "link-btn",
+        "aria-label" = tr!(l, "ui.node.select", node = node_name(id)),
+    )
+    .on_click(onclick)
+    .c(node_name(id))
+    .c(if lead { " ♛" } else { "" }))
+    .c(el!("span", "class" = "role").c(role))
+    .c(el!(
+        "span",
+        "class" = "ca",
+        "title" = format!("{} {}", tip(l, "commit"), tip(l, "applied"))
+    )
+    .c(tr!(
+        l,
+        "ui.log.commit_applied",
+        commit = r.log.committed,
+        applied = r.log.applied
+    )))
+    .done()
 }
 
 fn entry_label(e: &Entry) -> String {
@@ -310,13 +365,21 @@ fn LogRow(p: &RowProps) -> Html {
     let (snap_index, snap_term) = p.snapshot;
     let snapshot = if snap_index >= lo {
         let w = (snap_index - lo + 1) * COL - (COL - BOX);
-        html! {
-            <div class="snapshot" style={format!("left:{}px;width:{w}px", (lo - 1) * COL)}
-                title={tr!(l, "ui.log.snapshot_tip", index = snap_index, term = snap_term, tip = tip(l, "snapshot"))}
-                data-snapshot-index={snap_index.to_string()}>
-                { tr!(l, "ui.log.snapshot_upto", index = snap_index) }
-            </div>
-        }
+        el!(
+            "div",
+            "class" = "snapshot",
+            "style" = format!("left:{}px;width:{w}px", (lo - 1) * COL),
+            "title" = tr!(
+                l,
+                "ui.log.snapshot_tip",
+                index = snap_index,
+                term = snap_term,
+                tip = tip(l, "snapshot")
+            ),
+            "data-snapshot-index" = snap_index.to_string(),
+        )
+        .c(tr!(l, "ui.log.snapshot_upto", index = snap_index))
+        .done()
     } else {
         html! {}
     };
@@ -330,20 +393,26 @@ fn LogRow(p: &RowProps) -> Html {
         })
         .collect::<Html>();
     let applied = if p.applied >= lo && p.applied > 0 {
-        html! {
-            <span class="applied-mark" style={format!("left:{}px", (p.applied - 1) * COL + BOX / 2 - 8)}
-                title={tr!(l, "ui.log.applied_upto", name = name, index = p.applied)}>{ "▲" }</span>
-        }
+        el!(
+            "span",
+            "class" = "applied-mark",
+            "style" = format!("left:{}px", (p.applied - 1) * COL + BOX / 2 - 8),
+            "title" = tr!(l, "ui.log.applied_upto", name = name, index = p.applied),
+        )
+        .c("▲")
+        .done()
     } else {
         html! {}
     };
-    html! {
-        <div class={classes!("log-row", format!("status-{}", p.status))} data-log-node={name.clone()}>
-            { snapshot }
-            <div class="entries">{ entries }</div>
-            { applied }
-        </div>
-    }
+    el!(
+        "div",
+        "class" = classes!("log-row", format!("status-{}", p.status)),
+        "data-log-node" = name.clone(),
+    )
+    .c(snapshot)
+    .c(el!("div", "class" = "entries").c(entries))
+    .c(applied)
+    .done()
 }
 
 /// What one entry box shows. Boxes are components, so when a row changes (an entry appended,
@@ -417,20 +486,29 @@ fn EntryCell(p: &CellProps) -> Html {
             ""
         }
     );
-    html! {
-        <div class={class}
-            style={format!("left:{}px;{}", (e.index - 1) * COL, term_style(e.term))}
-            data-node={name.clone()} data-index={e.index.to_string()} data-term={e.term.to_string()}
-            data-committed={e.committed.to_string()} data-label={e.label.clone()}
-            data-conf-label={e.conf_label.clone()} title={title}>
-            if let Some(c) = &e.conf_label {
-                <span class="t small">{ e.term.to_string() }</span>
-                <span class="l c1">{ conf_word(l, &conf_lines(c).0) }</span>
-                <span class="l c2">{ conf_word(l, &conf_lines(c).1) }</span>
-            } else {
-                <span class="t">{ e.term.to_string() }</span>
-                <span class={classes!("l", size)}>{ label }</span>
-            }
-        </div>
-    }
+    el!(
+        "div",
+        "class" = class,
+        "style" = format!("left:{}px;{}", (e.index - 1) * COL, term_style(e.term)),
+        "data-node" = name.clone(),
+        "data-index" = e.index.to_string(),
+        "data-term" = e.term.to_string(),
+        "data-committed" = e.committed.to_string(),
+        "data-label" = e.label.clone(),
+        "data-conf-label" = e.conf_label.clone(),
+        "title" = title,
+    )
+    .c(if let Some(c) = &e.conf_label {
+        h::frag()
+            .c(el!("span", "class" = "t small").c(e.term.to_string()))
+            .c(el!("span", "class" = "l c1").c(conf_word(l, &conf_lines(c).0)))
+            .c(el!("span", "class" = "l c2").c(conf_word(l, &conf_lines(c).1)))
+            .done()
+    } else {
+        h::frag()
+            .c(el!("span", "class" = "t").c(e.term.to_string()))
+            .c(el!("span", "class" = classes!("l", size)).c(label))
+            .done()
+    })
+    .done()
 }

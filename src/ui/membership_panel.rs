@@ -1,6 +1,9 @@
 //! Membership: add a voter or learner (optionally misconfigured, optionally started now),
 //! promote, remove, and joint-consensus changes. Each shows its etcdctl command.
 
+use super::h;
+use crate::el;
+use crate::text;
 use yew::prelude::*;
 use yew::TargetCast;
 
@@ -8,6 +11,7 @@ use crate::sim::{Action, Status};
 
 use super::app::{Msg, View};
 use super::forms::{parse_node, parse_nodes, Field};
+use super::h::send;
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -15,14 +19,17 @@ use super::glossary::tip_in as tip;
 use super::style::node_name;
 
 fn text_input(v: &View, field: Field, value: &str, label: &str, placeholder: &str) -> Html {
-    let oninput = v.link.callback(move |e: InputEvent| {
-        let i: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Field(field, i.value())
-    });
-    html! {
-        <input type="text" value={value.to_string()} {oninput} aria-label={label.to_string()}
-            placeholder={placeholder.to_string()} size="8" />
-    }
+    let oninput = h::field(v.link, field);
+    el!(
+        "input",
+        "type" = "text",
+        "aria-label" = label.to_string(),
+        "placeholder" = placeholder.to_string(),
+        "size" = "8",
+    )
+    .on_input(oninput)
+    .value(value.to_string())
+    .done()
 }
 
 fn checkbox(
@@ -38,11 +45,22 @@ fn checkbox(
         let i: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::Field(field, i.checked().to_string())
     });
-    html! {
-        <label class="check" title={tip(l, concept).to_string()}>
-            <input type="checkbox" checked={on} {onchange} {disabled} aria-label={label.to_string()} />{ label.to_string() }
-        </label>
-    }
+    el!(
+        "label",
+        "class" = "check",
+        "title" = tip(l, concept).to_string()
+    )
+    .c(el!(
+        "input",
+        "type" = "checkbox",
+        "disabled" = disabled,
+        "aria-label" = label.to_string()
+    )
+    .on_change(onchange)
+    .checked(on)
+    .done())
+    .c(label.to_string())
+    .done()
 }
 
 /// The panel.
@@ -75,14 +93,25 @@ pub fn render(v: &View) -> Html {
             } else {
                 vec![a]
             };
-            html! { <button class="primary" onclick={link.callback(move |_| Msg::Acts(list.clone()))} aria-label={tr!(l, "ui.mem.add_aria")}>{ tr!(l, "ui.mem.add") }</button> }
+            el!(
+                "button",
+                "class" = "primary",
+                "aria-label" = text!(l, "ui.mem.add_aria")
+            )
+            .on_click(send(link, Msg::Acts(list.clone())))
+            .c(text!(l, "ui.mem.add"))
+            .done()
         }
-        _ => {
-            html! { <button disabled=true aria-label={tr!(l, "ui.mem.add_aria")}>{ tr!(l, "ui.mem.add") }</button> }
-        }
+        _ => el!(
+            "button",
+            "disabled" = true,
+            "aria-label" = text!(l, "ui.mem.add_aria")
+        )
+        .c(text!(l, "ui.mem.add"))
+        .done(),
     };
-    let as_voter = link.callback(|_| Msg::Field(Field::AddAs, "voter".into()));
-    let as_learner = link.callback(|_| Msg::Field(Field::AddAs, "learner".into()));
+    let as_voter = send(link, Msg::Field(Field::AddAs, "voter".into()));
+    let as_learner = send(link, Msg::Field(Field::AddAs, "learner".into()));
     let cfg = v.sim.config();
     let learners = cfg
         .learners
@@ -91,8 +120,14 @@ pub fn render(v: &View) -> Html {
             let id = *id;
             let a = Action::Promote(id);
             let title = a.etcdctl().unwrap_or_default();
-            html! { <button onclick={link.callback(move |_| Msg::Act(Action::Promote(id)))} title={title}
-                aria-label={tr!(l, "ui.mem.promote_aria", node = node_name(id))}>{ tr!(l, "ui.mem.promote", node = node_name(id)) }</button> }
+            el!(
+                "button",
+                "title" = title,
+                "aria-label" = tr!(l, "ui.mem.promote_aria", node = node_name(id)),
+            )
+            .on_click(send(link, Msg::Act(Action::Promote(id))))
+            .c(tr!(l, "ui.mem.promote", node = node_name(id)))
+            .done()
         })
         .collect::<Html>();
     let removable = v
@@ -102,9 +137,15 @@ pub fn render(v: &View) -> Html {
         .filter(|(id, n)| n.status != Status::Removed && cfg.members().contains(id))
         .map(|(id, _)| {
             let id = *id;
-            html! { <button class="danger" onclick={link.callback(move |_| Msg::Act(Action::Remove(id)))}
-                title={format!("etcdctl member remove {}", node_name(id))}
-                aria-label={tr!(l, "ui.mem.remove_aria", node = node_name(id))}>{ tr!(l, "ui.mem.remove", node = node_name(id)) }</button> }
+            el!(
+                "button",
+                "class" = "danger",
+                "title" = format!("etcdctl member remove {}", node_name(id)),
+                "aria-label" = tr!(l, "ui.mem.remove_aria", node = node_name(id)),
+            )
+            .on_click(send(link, Msg::Act(Action::Remove(id))))
+            .c(tr!(l, "ui.mem.remove", node = node_name(id)))
+            .done()
         })
         .collect::<Html>();
     let joint = match (parse_nodes(&f.joint_add), parse_nodes(&f.joint_remove)) {
@@ -121,53 +162,124 @@ pub fn render(v: &View) -> Html {
     let joint_btn = match joint {
         Ok(a) => {
             let scn = a.to_scn();
-            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} title={scn} aria-label={tr!(l, "ui.mem.joint_aria")}>{ tr!(l, "ui.mem.joint") }</button> }
+            el!(
+                "button",
+                "title" = scn,
+                "aria-label" = text!(l, "ui.mem.joint_aria")
+            )
+            .on_click(send(link, Msg::Act(a.clone())))
+            .c(text!(l, "ui.mem.joint"))
+            .done()
         }
-        Err(e) => {
-            html! { <button disabled=true title={e} aria-label={tr!(l, "ui.mem.joint_aria")}>{ tr!(l, "ui.mem.joint") }</button> }
-        }
+        Err(e) => el!(
+            "button",
+            "disabled" = true,
+            "title" = e,
+            "aria-label" = text!(l, "ui.mem.joint_aria"),
+        )
+        .c(text!(l, "ui.mem.joint"))
+        .done(),
     };
-    html! {
-        <div class="membership-panel">
-            <p class="cfg" title={tip(l, "quorum")}>{ tr!(l, "ui.mem.configuration", config = cfg.describe()) }</p>
-            <fieldset>
-                <legend>{ tr!(l, "ui.mem.add_legend") }</legend>
-                <div class="row wrap">
-                    <label class="field">{ tr!(l, "ui.mem.id") }{ text_input(v, Field::AddId, &f.add_id, tr!(l, "ui.mem.id_aria"), &format!("n{next_free}")) }</label>
-                    <label class="radio" title={tip(l, "quorum")}>
-                        <input type="radio" name="add-as" checked={!f.add_learner} onchange={as_voter} aria-label={tr!(l, "ui.mem.as_voter")} />{ tr!(l, "ui.mem.voter") }
-                    </label>
-                    <label class="radio" title={tip(l, "learner")}>
-                        <input type="radio" name="add-as" checked={f.add_learner} onchange={as_learner} aria-label={tr!(l, "ui.mem.as_learner")} />{ tr!(l, "ui.mem.learner") }
-                    </label>
-                </div>
-                <div class="row wrap">
-                    { checkbox(v, l, Field::AddMisconfigured, f.add_misconfigured, tr!(l, "ui.mem.misconfigured"), "misconfigured", false) }
-                    { checkbox(v, l, Field::AddStart, start_now, tr!(l, "ui.mem.start_now"), "misconfigured", f.add_misconfigured) }
-                </div>
-                <div class="row">{ add_btn }</div>
-                <code class="etcdctl preview" data-etcdctl-preview="">{ preview }</code>
-            </fieldset>
-            <fieldset>
-                <legend title={tip(l, "promote")}>{ tr!(l, "ui.mem.promote_legend") }</legend>
-                if cfg.learners.is_empty() {
-                    <p class="hint">{ tr!(l, "ui.mem.no_learners") }</p>
-                } else {
-                    <div class="row wrap">{ learners }</div>
-                }
-            </fieldset>
-            <fieldset>
-                <legend>{ tr!(l, "ui.mem.remove_legend") }</legend>
-                <div class="row wrap">{ removable }</div>
-            </fieldset>
-            <fieldset>
-                <legend title={tip(l, "joint consensus")}>{ tr!(l, "ui.mem.joint_legend") }</legend>
-                <div class="row wrap">
-                    <label class="field">{ tr!(l, "ui.mem.add_voters") }{ text_input(v, Field::JointAdd, &f.joint_add, tr!(l, "ui.mem.add_voters_aria"), "n4 n5") }</label>
-                    <label class="field">{ tr!(l, "ui.mem.remove_members") }{ text_input(v, Field::JointRemove, &f.joint_remove, tr!(l, "ui.mem.remove_members_aria"), "n1 n2") }</label>
-                    { joint_btn }
-                </div>
-            </fieldset>
-        </div>
-    }
+    el!("div", "class" = "membership-panel")
+        .c(el!("p", "class" = "cfg", "title" = tip(l, "quorum")).c(tr!(
+            l,
+            "ui.mem.configuration",
+            config = cfg.describe()
+        )))
+        .c(el!("fieldset")
+            .c(el!("legend").c(text!(l, "ui.mem.add_legend")))
+            .c(el!("div", "class" = "row wrap")
+                .c(el!("label", "class" = "field")
+                    .c(text!(l, "ui.mem.id"))
+                    .c(text_input(
+                        v,
+                        Field::AddId,
+                        &f.add_id,
+                        tr!(l, "ui.mem.id_aria"),
+                        &format!("n{next_free}"),
+                    )))
+                .c(el!("label", "class" = "radio", "title" = tip(l, "quorum"))
+                    .c(el!(
+                        "input",
+                        "type" = "radio",
+                        "name" = "add-as",
+                        "aria-label" = text!(l, "ui.mem.as_voter"),
+                    )
+                    .on_change(as_voter)
+                    .checked(!f.add_learner)
+                    .done())
+                    .c(text!(l, "ui.mem.voter")))
+                .c(el!("label", "class" = "radio", "title" = tip(l, "learner"))
+                    .c(el!(
+                        "input",
+                        "type" = "radio",
+                        "name" = "add-as",
+                        "aria-label" = text!(l, "ui.mem.as_learner"),
+                    )
+                    .on_change(as_learner)
+                    .checked(f.add_learner)
+                    .done())
+                    .c(text!(l, "ui.mem.learner"))))
+            .c(el!("div", "class" = "row wrap")
+                .c(checkbox(
+                    v,
+                    l,
+                    Field::AddMisconfigured,
+                    f.add_misconfigured,
+                    tr!(l, "ui.mem.misconfigured"),
+                    "misconfigured",
+                    false,
+                ))
+                .c(checkbox(
+                    v,
+                    l,
+                    Field::AddStart,
+                    start_now,
+                    tr!(l, "ui.mem.start_now"),
+                    "misconfigured",
+                    f.add_misconfigured,
+                )))
+            .c(el!("div", "class" = "row").c(add_btn))
+            .c(el!(
+                "code",
+                "class" = "etcdctl preview",
+                "data-etcdctl-preview" = ""
+            )
+            .c(preview)))
+        .c(el!("fieldset")
+            .c(el!("legend", "title" = tip(l, "promote")).c(text!(l, "ui.mem.promote_legend")))
+            .c(if cfg.learners.is_empty() {
+                el!("p", "class" = "hint")
+                    .c(text!(l, "ui.mem.no_learners"))
+                    .done()
+            } else {
+                el!("div", "class" = "row wrap").c(learners).done()
+            }))
+        .c(el!("fieldset")
+            .c(el!("legend").c(text!(l, "ui.mem.remove_legend")))
+            .c(el!("div", "class" = "row wrap").c(removable)))
+        .c(el!("fieldset")
+            .c(el!("legend", "title" = tip(l, "joint consensus"))
+                .c(text!(l, "ui.mem.joint_legend")))
+            .c(el!("div", "class" = "row wrap")
+                .c(el!("label", "class" = "field")
+                    .c(text!(l, "ui.mem.add_voters"))
+                    .c(text_input(
+                        v,
+                        Field::JointAdd,
+                        &f.joint_add,
+                        tr!(l, "ui.mem.add_voters_aria"),
+                        "n4 n5",
+                    )))
+                .c(el!("label", "class" = "field")
+                    .c(text!(l, "ui.mem.remove_members"))
+                    .c(text_input(
+                        v,
+                        Field::JointRemove,
+                        &f.joint_remove,
+                        tr!(l, "ui.mem.remove_members_aria"),
+                        "n1 n2",
+                    )))
+                .c(joint_btn)))
+        .done()
 }

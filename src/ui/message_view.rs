@@ -4,7 +4,9 @@
 //! with a button to drop it. The pills are their own component, the only part of the drawing
 //! redrawn in a frame where nothing but messages moved, drawn in a pool of reused slots.
 
+use crate::el;
 use crate::raft::vec_map::VecMap;
+use crate::text;
 
 use yew::prelude::*;
 use yew::TargetCast;
@@ -18,6 +20,7 @@ use super::app::{Msg, View};
 use super::cluster_view::{fmt, Layout};
 use super::geometry::{self, Pt};
 use super::glyph_pool::Pool;
+use super::h::send;
 use super::style::node_name;
 
 /// One message as drawn: where it is and what it is (its tooltip is worded only when a slot
@@ -236,7 +239,7 @@ pub fn MessageLayer(p: &LayerProps) -> Html {
         .enumerate()
         .map(|(i, slot)| glyph(i, slot.id.is_some(), &slot.item))
         .collect::<Html>();
-    html! { <g class="msgs" {onclick}>{ items }</g> }
+    el!("g", "class" = "msgs").on_click(onclick).c(items).done()
 }
 
 fn glyph(key: usize, live: bool, s: &Shown) -> Html {
@@ -281,23 +284,58 @@ fn glyph(key: usize, live: bool, s: &Shown) -> Html {
     // An idle slot keeps its last drawing, hidden (not removed from the layout, so showing
     // it again lays nothing out anew), and loses its data-msg-* hooks.
     let hook = |v: String| live.then_some(v);
-    html! {
-        <g class={class} key={key.to_string()} data-msg-type={live.then_some(g.kind)}
-            data-msg-id={hook(g.id.to_string())} data-outcome={live.then_some(g.outcome)}
-            data-label={hook(g.label.clone())} visibility={(!live).then_some("hidden")}
-            transform={format!("translate({},{})", fmt(p.x), fmt(p.y))}>
-            <title>{ s.title.clone() }</title>
-            <line class="tail" x1={fmt(-dx * tail0)} y1={fmt(-dy * tail0)} x2={fmt(-dx * tail1)} y2={fmt(-dy * tail1)} />
-            if selected {
-                <rect class="msg-sel" x={fmt(-half_w - 4.0)} y={fmt(-PILL_H - 4.0)}
-                    width={fmt(2.0 * half_w + 8.0)} height={fmt(2.0 * PILL_H + 8.0)} rx="14" />
-            }
-            <rect class="shape" x={fmt(-half_w)} y={fmt(-PILL_H)} width={fmt(2.0 * half_w)}
-                height={fmt(2.0 * PILL_H)} rx={fmt(PILL_H)} />
-            <polygon class="arrow" points={arrow} />
-            <text class="mlabel" y="4.5" text-anchor="middle">{ g.label.clone() }</text>
-        </g>
-    }
+    el!(
+        "g",
+        "class" = class,
+        "data-msg-type" = live.then_some(g.kind),
+        "data-msg-id" = hook(g.id.to_string()),
+        "data-outcome" = live.then_some(g.outcome),
+        "data-label" = hook(g.label.clone()),
+        "visibility" = (!live).then_some("hidden"),
+        "transform" = format!("translate({},{})", fmt(p.x), fmt(p.y)),
+    )
+    .key(key.to_string().into())
+    .c(el!("title").c(s.title.clone()))
+    .c(el!(
+        "line",
+        "class" = "tail",
+        "x1" = fmt(-dx * tail0),
+        "y1" = fmt(-dy * tail0),
+        "x2" = fmt(-dx * tail1),
+        "y2" = fmt(-dy * tail1),
+    ))
+    .c(if selected {
+        el!(
+            "rect",
+            "class" = "msg-sel",
+            "x" = fmt(-half_w - 4.0),
+            "y" = fmt(-PILL_H - 4.0),
+            "width" = fmt(2.0 * half_w + 8.0),
+            "height" = fmt(2.0 * PILL_H + 8.0),
+            "rx" = "14",
+        )
+        .done()
+    } else {
+        Html::default()
+    })
+    .c(el!(
+        "rect",
+        "class" = "shape",
+        "x" = fmt(-half_w),
+        "y" = fmt(-PILL_H),
+        "width" = fmt(2.0 * half_w),
+        "height" = fmt(2.0 * PILL_H),
+        "rx" = fmt(PILL_H),
+    ))
+    .c(el!("polygon", "class" = "arrow", "points" = arrow))
+    .c(el!(
+        "text",
+        "class" = "mlabel",
+        "y" = "4.5",
+        "text-anchor" = "middle"
+    )
+    .c(g.label.clone()))
+    .done()
 }
 
 /// The card of the selected message: its fields and a drop button.
@@ -305,18 +343,23 @@ pub fn detail(v: &View) -> Html {
     let Some(id) = v.ui.selected_msg else {
         return html! {};
     };
-    let close = v.link.callback(|_| Msg::SelectMessage(None));
+    let close = send(v.link, Msg::SelectMessage(None));
     let l = v.ui.lang;
     let Some(f) = v.sim.net.in_flight.get(&id) else {
-        return html! {
-            <div class="msg-card" role="dialog" aria-label={tr!(l, "ui.msg.card_aria")}>
-                <p>{ tr!(l, "ui.msg.gone", id = id) }</p>
-                <button onclick={close} aria-label={tr!(l, "ui.msg.close_aria")}>{ tr!(l, "ui.msg.close") }</button>
-            </div>
-        };
+        return el!(
+            "div",
+            "class" = "msg-card",
+            "role" = "dialog",
+            "aria-label" = text!(l, "ui.msg.card_aria"),
+        )
+        .c(el!("p").c(tr!(l, "ui.msg.gone", id = id)))
+        .c(el!("button", "aria-label" = text!(l, "ui.msg.close_aria"))
+            .on_click(close)
+            .c(text!(l, "ui.msg.close")))
+        .done();
     };
     let m = &f.msg;
-    let drop = v.link.callback(move |_| Msg::Act(Action::Drop(id)));
+    let drop = send(v.link, Msg::Act(Action::Drop(id)));
     let entries = if m.entries.is_empty() {
         tr!(l, "word.none").to_string()
     } else {
@@ -333,39 +376,90 @@ pub fn detail(v: &View) -> Html {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let row = |k: &str, val: String| html! { <span class="field"><span class="k">{ k.to_string() }</span>{ " " }<span class="v">{ val }</span></span> };
-    html! {
-        <div class="msg-card" role="dialog" aria-label={tr!(l, "ui.msg.card_aria")} data-msg-card={id.to_string()}>
-            <h3>{ format!("{} {} → {}", type_name(l, m.msg_type), node_name(m.from), node_name(m.to)) }</h3>
-            <div class="fields">
-                { row("id", id.to_string()) }
-                { row(tr!(l, "ui.msg.term"), m.term.to_string()) }
-                { row(tr!(l, "ui.msg.log_term"), m.log_term.to_string()) }
-                { row(tr!(l, "ui.msg.index"), m.index.to_string()) }
-                { row(tr!(l, "ui.msg.commit"), m.commit.to_string()) }
-                { row(tr!(l, "ui.msg.entries_k"), entries) }
-                if m.msg_type.is_response() {
-                    { row(tr!(l, "ui.msg.reject"), if m.reject { tr!(l, "ui.yes") } else { tr!(l, "ui.no") }.to_string()) }
-                }
+    let row = |k: &str, val: String| {
+        el!("span", "class" = "field")
+            .c(el!("span", "class" = "k").c(k.to_string()))
+            .c(" ")
+            .c(el!("span", "class" = "v").c(val))
+            .done()
+    };
+    el!(
+        "div",
+        "class" = "msg-card",
+        "role" = "dialog",
+        "aria-label" = text!(l, "ui.msg.card_aria"),
+        "data-msg-card" = id.to_string(),
+    )
+    .c(el!("h3").c(format!(
+        "{} {} → {}",
+        type_name(l, m.msg_type),
+        node_name(m.from),
+        node_name(m.to)
+    )))
+    .c(el!("div", "class" = "fields")
+        .c(row("id", id.to_string()))
+        .c(row(tr!(l, "ui.msg.term"), m.term.to_string()))
+        .c(row(tr!(l, "ui.msg.log_term"), m.log_term.to_string()))
+        .c(row(tr!(l, "ui.msg.index"), m.index.to_string()))
+        .c(row(tr!(l, "ui.msg.commit"), m.commit.to_string()))
+        .c(row(tr!(l, "ui.msg.entries_k"), entries))
+        .c(if m.msg_type.is_response() {
+            row(
+                tr!(l, "ui.msg.reject"),
                 if m.reject {
-                    { row(tr!(l, "ui.msg.reject_hint"), m.reject_hint.to_string()) }
+                    tr!(l, "ui.yes")
+                } else {
+                    tr!(l, "ui.no")
                 }
-                if let Some(s) = &m.snapshot {
-                    { row(tr!(l, "ui.msg.snapshot"), tr!(l, "ui.msg.snapshot_upto", index = s.index, term = s.term)) }
-                }
-                if m.context != 0 {
-                    { row(tr!(l, "ui.msg.context"), m.context.to_string()) }
-                }
-                { row(tr!(l, "ui.msg.sent"), tr!(l, "ui.msg.ms", ms = f.sent_at)) }
-                { row(tr!(l, "ui.msg.arrives"), tr!(l, "ui.msg.ms", ms = f.deliver_at)) }
-                if f.lost {
-                    { row(tr!(l, "ui.msg.fate"), tr!(l, "ui.msg.will_be_lost").to_string()) }
-                }
-            </div>
-            <div class="buttons">
-                <button class="danger" onclick={drop} aria-label={tr!(l, "ui.msg.drop_aria")}>{ tr!(l, "ui.msg.drop") }</button>
-                <button onclick={close} aria-label={tr!(l, "ui.msg.close_aria")}>{ tr!(l, "ui.msg.close") }</button>
-            </div>
-        </div>
-    }
+                .to_string(),
+            )
+        } else {
+            Html::default()
+        })
+        .c(if m.reject {
+            row(tr!(l, "ui.msg.reject_hint"), m.reject_hint.to_string())
+        } else {
+            Html::default()
+        })
+        .c(if let Some(s) = &m.snapshot {
+            row(
+                tr!(l, "ui.msg.snapshot"),
+                tr!(l, "ui.msg.snapshot_upto", index = s.index, term = s.term),
+            )
+        } else {
+            Html::default()
+        })
+        .c(if m.context != 0 {
+            row(tr!(l, "ui.msg.context"), m.context.to_string())
+        } else {
+            Html::default()
+        })
+        .c(row(
+            tr!(l, "ui.msg.sent"),
+            tr!(l, "ui.msg.ms", ms = f.sent_at),
+        ))
+        .c(row(
+            tr!(l, "ui.msg.arrives"),
+            tr!(l, "ui.msg.ms", ms = f.deliver_at),
+        ))
+        .c(if f.lost {
+            row(
+                tr!(l, "ui.msg.fate"),
+                tr!(l, "ui.msg.will_be_lost").to_string(),
+            )
+        } else {
+            Html::default()
+        }))
+    .c(el!("div", "class" = "buttons")
+        .c(el!(
+            "button",
+            "class" = "danger",
+            "aria-label" = text!(l, "ui.msg.drop_aria")
+        )
+        .on_click(drop)
+        .c(text!(l, "ui.msg.drop")))
+        .c(el!("button", "aria-label" = text!(l, "ui.msg.close_aria"))
+            .on_click(close)
+            .c(text!(l, "ui.msg.close"))))
+    .done()
 }

@@ -1,13 +1,16 @@
 //! The network: partition by choosing groups, cut a link, loss, latency, heal.
 
+use super::h;
+use crate::el;
+use crate::text;
 use yew::prelude::*;
-use yew::TargetCast;
 
 use crate::raft::NodeId;
 use crate::sim::{Action, Status};
 
 use super::app::{Msg, View};
 use super::forms::{node_select, parse_node, Field};
+use super::h::send;
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -80,22 +83,31 @@ pub fn render(v: &View) -> Html {
             let chosen = f.group(id);
             let radios = (0u8..=3)
                 .map(|g| {
-                    let pick = link.callback(move |_| Msg::PartitionGroup(id, g));
+                    let pick = send(link, Msg::PartitionGroup(id, g));
                     let label = if g == 0 {
                         tr!(l, "ui.net.group_none").to_string()
                     } else {
                         group_letter((g - 1) as usize).to_string()
                     };
-                    html! {
-                        <label class="radio">
-                            <input type="radio" name={format!("group-n{id}")} checked={chosen == g} onchange={pick}
-                                aria-label={tr!(l, "ui.net.in_group", node = node_name(id), group = label)} />
-                            { label.clone() }
-                        </label>
-                    }
+                    el!("label", "class" = "radio")
+                        .c(el!(
+                            "input",
+                            "type" = "radio",
+                            "name" = format!("group-n{id}"),
+                            "aria-label" =
+                                tr!(l, "ui.net.in_group", node = node_name(id), group = label),
+                        )
+                        .on_change(pick)
+                        .checked(chosen == g)
+                        .done())
+                        .c(label.clone())
+                        .done()
                 })
                 .collect::<Html>();
-            html! { <div class="group-row"><span class="who">{ node_name(id) }</span>{ radios }</div> }
+            el!("div", "class" = "group-row")
+                .c(el!("span", "class" = "who").c(node_name(id)))
+                .c(radios)
+                .done()
         })
         .collect::<Html>();
     let part = partition_action(v);
@@ -103,81 +115,142 @@ pub fn render(v: &View) -> Html {
         Some(a) => {
             let title = a.to_scn();
             let title = format!("{title}{}", keys::hint(l, "s"));
-            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} title={title} aria-label={tr!(l, "ui.net.partition_aria")}>{ tr!(l, "ui.net.partition") }</button> }
+            el!(
+                "button",
+                "title" = title,
+                "aria-label" = text!(l, "ui.net.partition_aria")
+            )
+            .on_click(send(link, Msg::Act(a.clone())))
+            .c(text!(l, "ui.net.partition"))
+            .done()
         }
-        None => {
-            html! { <button disabled=true aria-label={tr!(l, "ui.net.partition_aria")} title={tr!(l, "ui.net.partition_hint")}>{ tr!(l, "ui.net.partition") }</button> }
-        }
+        None => el!(
+            "button",
+            "disabled" = true,
+            "aria-label" = text!(l, "ui.net.partition_aria"),
+            "title" = text!(l, "ui.net.partition_hint"),
+        )
+        .c(text!(l, "ui.net.partition"))
+        .done(),
     };
     let cut = match (parse_node(&f.cut_a), parse_node(&f.cut_b)) {
         (Some(a), Some(b)) => Some(Action::Cut(a, b)),
         _ => None,
     };
     let cut_btn = match cut {
-        Some(a) => {
-            html! { <button onclick={link.callback(move |_| Msg::Act(a.clone()))} aria-label={tr!(l, "ui.net.cut_aria")}>{ tr!(l, "ui.net.cut") }</button> }
-        }
-        None => {
-            html! { <button disabled=true aria-label={tr!(l, "ui.net.cut_aria")} title={tr!(l, "ui.net.cut_hint")}>{ tr!(l, "ui.net.cut") }</button> }
-        }
+        Some(a) => el!("button", "aria-label" = text!(l, "ui.net.cut_aria"))
+            .on_click(send(link, Msg::Act(a.clone())))
+            .c(text!(l, "ui.net.cut"))
+            .done(),
+        None => el!(
+            "button",
+            "disabled" = true,
+            "aria-label" = text!(l, "ui.net.cut_aria"),
+            "title" = text!(l, "ui.net.cut_hint"),
+        )
+        .c(text!(l, "ui.net.cut"))
+        .done(),
     };
-    let loss_in = link.callback(|e: InputEvent| {
-        let i: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Field(Field::Loss, i.value())
-    });
+    let loss_in = h::field(link, Field::Loss);
     let loss_val = f.loss.trim().parse::<u32>().ok().filter(|p| *p <= 100);
     let loss_btn = match loss_val {
-        Some(p) => {
-            html! { <button onclick={link.callback(move |_| Msg::Act(Action::Loss(p)))} aria-label={tr!(l, "ui.net.loss_aria")}>{ tr!(l, "ui.apply") }</button> }
-        }
-        None => {
-            html! { <button disabled=true aria-label={tr!(l, "ui.net.loss_aria")} title={tr!(l, "ui.net.loss_hint")}>{ tr!(l, "ui.apply") }</button> }
-        }
+        Some(p) => el!("button", "aria-label" = text!(l, "ui.net.loss_aria"))
+            .on_click(send(link, Msg::Act(Action::Loss(p))))
+            .c(text!(l, "ui.apply"))
+            .done(),
+        None => el!(
+            "button",
+            "disabled" = true,
+            "aria-label" = text!(l, "ui.net.loss_aria"),
+            "title" = text!(l, "ui.net.loss_hint"),
+        )
+        .c(text!(l, "ui.apply"))
+        .done(),
     };
-    let lat_min = link.callback(|e: InputEvent| {
-        let i: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Field(Field::LatMin, i.value())
-    });
-    let lat_max = link.callback(|e: InputEvent| {
-        let i: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Field(Field::LatMax, i.value())
-    });
+    let lat_min = h::field(link, Field::LatMin);
+    let lat_max = h::field(link, Field::LatMax);
     let latency = format!("{}-{}", f.lat_min.trim(), f.lat_max.trim());
-    let lat_btn = link.callback(move |_| Msg::Set("latency", latency.clone()));
-    let heal = link.callback(|_| Msg::Act(Action::Heal));
-    html! {
-        <div class="network-panel">
-            <p class="net-state" data-network={current(v, Lang::En)}>{ current(v, l) }</p>
-            <fieldset>
-                <legend title={tip(l, "partition")}>{ tr!(l, "ui.net.partition_legend") }</legend>
-                { group_rows }
-                <div class="row">{ part_btn }<button onclick={heal.clone()} title={format!("{}{}", tr!(l, "ui.net.heal_tip"), keys::hint(l, "h"))}>{ tr!(l, "ui.net.heal") }</button></div>
-            </fieldset>
-            <fieldset>
-                <legend title={tip(l, "cut link")}>{ tr!(l, "ui.net.cut_legend") }</legend>
-                <div class="row">
-                    { node_select(v, Field::CutA, &f.cut_a, tr!(l, "ui.net.end_a"), "—", "") }
-                    { "—" }
-                    { node_select(v, Field::CutB, &f.cut_b, tr!(l, "ui.net.end_b"), "—", "") }
-                    { cut_btn }
-                </div>
-            </fieldset>
-            <fieldset>
-                <legend title={tip(l, "loss")}>{ tr!(l, "ui.net.loss_legend") }</legend>
-                <div class="row">
-                    <input class="num" type="number" min="0" max="100" value={f.loss.clone()} oninput={loss_in} aria-label={tr!(l, "ui.net.loss_percent")} />
-                    { "% " }{ loss_btn }
-                </div>
-            </fieldset>
-            <fieldset>
-                <legend title={tip(l, "latency")}>{ tr!(l, "ui.net.latency_legend") }</legend>
-                <div class="row">
-                    <input class="num" type="number" min="0" value={f.lat_min.clone()} oninput={lat_min} aria-label={tr!(l, "ui.net.lat_min")} />
-                    { tr!(l, "ui.net.to") }
-                    <input class="num" type="number" min="0" value={f.lat_max.clone()} oninput={lat_max} aria-label={tr!(l, "ui.net.lat_max")} />
-                    <button onclick={lat_btn} aria-label={tr!(l, "ui.net.lat_aria")}>{ tr!(l, "ui.apply") }</button>
-                </div>
-            </fieldset>
-        </div>
-    }
+    let lat_btn = send(link, Msg::Set("latency", latency.clone()));
+    let heal = send(link, Msg::Act(Action::Heal));
+    el!("div", "class" = "network-panel")
+        .c(el!(
+            "p",
+            "class" = "net-state",
+            "data-network" = current(v, Lang::En)
+        )
+        .c(current(v, l)))
+        .c(el!("fieldset")
+            .c(el!("legend", "title" = tip(l, "partition")).c(text!(l, "ui.net.partition_legend")))
+            .c(group_rows)
+            .c(el!("div", "class" = "row").c(part_btn).c(el!(
+                "button",
+                "title" = format!("{}{}", tr!(l, "ui.net.heal_tip"), keys::hint(l, "h")),
+            )
+            .on_click(heal.clone())
+            .c(text!(l, "ui.net.heal")))))
+        .c(el!("fieldset")
+            .c(el!("legend", "title" = tip(l, "cut link")).c(text!(l, "ui.net.cut_legend")))
+            .c(el!("div", "class" = "row")
+                .c(node_select(
+                    v,
+                    Field::CutA,
+                    &f.cut_a,
+                    tr!(l, "ui.net.end_a"),
+                    "—",
+                    "",
+                ))
+                .c("—")
+                .c(node_select(
+                    v,
+                    Field::CutB,
+                    &f.cut_b,
+                    tr!(l, "ui.net.end_b"),
+                    "—",
+                    "",
+                ))
+                .c(cut_btn)))
+        .c(el!("fieldset")
+            .c(el!("legend", "title" = tip(l, "loss")).c(text!(l, "ui.net.loss_legend")))
+            .c(el!("div", "class" = "row")
+                .c(el!(
+                    "input",
+                    "class" = "num",
+                    "type" = "number",
+                    "min" = "0",
+                    "max" = "100",
+                    "aria-label" = text!(l, "ui.net.loss_percent"),
+                )
+                .on_input(loss_in)
+                .value(f.loss.clone())
+                .done())
+                .c("% ")
+                .c(loss_btn)))
+        .c(el!("fieldset")
+            .c(el!("legend", "title" = tip(l, "latency")).c(text!(l, "ui.net.latency_legend")))
+            .c(el!("div", "class" = "row")
+                .c(el!(
+                    "input",
+                    "class" = "num",
+                    "type" = "number",
+                    "min" = "0",
+                    "aria-label" = text!(l, "ui.net.lat_min"),
+                )
+                .on_input(lat_min)
+                .value(f.lat_min.clone())
+                .done())
+                .c(text!(l, "ui.net.to"))
+                .c(el!(
+                    "input",
+                    "class" = "num",
+                    "type" = "number",
+                    "min" = "0",
+                    "aria-label" = text!(l, "ui.net.lat_max"),
+                )
+                .on_input(lat_max)
+                .value(f.lat_max.clone())
+                .done())
+                .c(el!("button", "aria-label" = text!(l, "ui.net.lat_aria"))
+                    .on_click(lat_btn)
+                    .c(text!(l, "ui.apply")))))
+        .done()
 }

@@ -1,5 +1,7 @@
 //! The clicked node: its full state and everything you can do to it.
 
+use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::raft::NodeId;
@@ -7,6 +9,7 @@ use crate::sim::{Action, SimNode, Status};
 
 use super::action_bar::request_line;
 use super::app::{Msg, View};
+use super::h::send;
 use crate::sim::labels;
 use crate::tr;
 
@@ -22,16 +25,20 @@ fn chooser(v: &View) -> Html {
         .keys()
         .map(|id| {
             let id = *id;
-            let pick = v.link.callback(move |_| Msg::SelectNode(Some(id)));
-            html! { <button onclick={pick} aria-label={tr!(l, "ui.node.select", node = node_name(id))}>{ node_name(id) }</button> }
+            let pick = send(v.link, Msg::SelectNode(Some(id)));
+            el!(
+                "button",
+                "aria-label" = tr!(l, "ui.node.select", node = node_name(id))
+            )
+            .on_click(pick)
+            .c(node_name(id))
+            .done()
         })
         .collect::<Html>();
-    html! {
-        <div class="node-panel">
-            <p class="hint">{ tr!(l, "ui.node.hint") }</p>
-            <div class="row wrap">{ buttons }</div>
-        </div>
-    }
+    el!("div", "class" = "node-panel")
+        .c(el!("p", "class" = "hint").c(text!(l, "ui.node.hint")))
+        .c(el!("div", "class" = "row wrap").c(buttons))
+        .done()
 }
 
 fn button(v: &View, label: &str, concept: &str, action: Action, class: &'static str) -> Html {
@@ -47,8 +54,16 @@ fn button(v: &View, label: &str, concept: &str, action: Action, class: &'static 
         None => format!("{}{key}", tip(l, concept)),
     };
     let aria = format!("{label} ({})", action.to_scn());
-    let onclick = v.link.callback(move |_| Msg::Act(action.clone()));
-    html! { <button class={class} {onclick} title={title} aria-label={aria}>{ label.to_string() }</button> }
+    let onclick = send(v.link, Msg::Act(action.clone()));
+    el!(
+        "button",
+        "class" = Classes::from(class),
+        "title" = title,
+        "aria-label" = aria
+    )
+    .on_click(onclick)
+    .c(label.to_string())
+    .done()
 }
 
 fn actions(v: &View, n: &SimNode) -> Html {
@@ -67,20 +82,67 @@ fn actions(v: &View, n: &SimNode) -> Html {
         ),
         Status::Removed => html! {},
     };
-    html! {
-        <div class="row wrap actions" role="group" aria-label={tr!(l, "ui.node.actions_on", node = node_name(id))}>
-            { life }
-            { button(v, tr!(l, "ui.node.isolate"), "partition", Action::Isolate(id), "") }
-            { button(v, tr!(l, "ui.node.campaign"), "election timer", Action::Campaign(id), "") }
-            { button(v, tr!(l, "ui.node.transfer"), "transfer leadership", Action::TransferLeader(id), "") }
-            if learner {
-                { button(v, tr!(l, "ui.node.promote"), "promote", Action::Promote(id), "") }
-            }
-            { button(v, tr!(l, "ui.node.remove"), "quorum", Action::Remove(id), "") }
-            { button(v, tr!(l, "ui.node.compact"), "compaction", Action::Compact(id), "") }
-            { button(v, tr!(l, "ui.node.force_new_cluster"), "force-new-cluster", Action::ForceNewCluster(id), "danger") }
-        </div>
-    }
+    el!(
+        "div",
+        "class" = "row wrap actions",
+        "role" = "group",
+        "aria-label" = tr!(l, "ui.node.actions_on", node = node_name(id)),
+    )
+    .c(life)
+    .c(button(
+        v,
+        tr!(l, "ui.node.isolate"),
+        "partition",
+        Action::Isolate(id),
+        "",
+    ))
+    .c(button(
+        v,
+        tr!(l, "ui.node.campaign"),
+        "election timer",
+        Action::Campaign(id),
+        "",
+    ))
+    .c(button(
+        v,
+        tr!(l, "ui.node.transfer"),
+        "transfer leadership",
+        Action::TransferLeader(id),
+        "",
+    ))
+    .c(if learner {
+        button(
+            v,
+            tr!(l, "ui.node.promote"),
+            "promote",
+            Action::Promote(id),
+            "",
+        )
+    } else {
+        Html::default()
+    })
+    .c(button(
+        v,
+        tr!(l, "ui.node.remove"),
+        "quorum",
+        Action::Remove(id),
+        "",
+    ))
+    .c(button(
+        v,
+        tr!(l, "ui.node.compact"),
+        "compaction",
+        Action::Compact(id),
+        "",
+    ))
+    .c(button(
+        v,
+        tr!(l, "ui.node.force_new_cluster"),
+        "force-new-cluster",
+        Action::ForceNewCluster(id),
+        "danger",
+    ))
+    .done()
 }
 
 /// The panel.
@@ -91,7 +153,10 @@ pub fn render(v: &View) -> Html {
     let r = &n.raft;
     let l = v.ui.lang;
     let row = |k: &str, val: String, concept: &str| {
-        html! { <tr title={tip(l, concept).to_string()}><th scope="row">{ k.to_string() }</th><td>{ val }</td></tr> }
+        el!("tr", "title" = tip(l, concept).to_string())
+            .c(el!("th", "scope" = "row").c(k.to_string()))
+            .c(el!("td").c(val))
+            .done()
     };
     let kv = if r.kv.is_empty() {
         tr!(l, "ui.node.empty").to_string()
@@ -106,7 +171,7 @@ pub fn render(v: &View) -> Html {
         }
         s.join(" ")
     };
-    let close = v.link.callback(|_| Msg::SelectNode(None));
+    let close = send(v.link, Msg::SelectNode(None));
     let latest = v.sim.requests.values().next_back();
     let role_name = labels::role(r.role).render(l);
     let role = if n.status != Status::Running {
@@ -122,30 +187,80 @@ pub fn render(v: &View) -> Html {
         role_name.clone()
     };
     let status = labels::status(n.status).render(l);
-    html! {
-        <div class="node-panel" data-panel-node={node_name(r.id)}>
-            <div class="row spread">
-                <h3>{ format!("{} — {role}", node_name(r.id)) }</h3>
-                <button class="link-btn" onclick={close} aria-label={tr!(l, "ui.node.close_aria")}>{ tr!(l, "ui.close") }</button>
-            </div>
-            { actions(v, n) }
-            if let Some(req) = latest {
-                <div class="latest big">{ tr!(l, "ui.node.latest") }{ request_line(l, req) }</div>
-            }
-            <table class="kv">
-                { row(tr!(l, "ui.node.status"), status, "misconfigured") }
-                { row(tr!(l, "ui.node.role"), role_name, r.role.name()) }
-                { row(tr!(l, "ui.node.term"), r.term.to_string(), "term") }
-                { row(tr!(l, "ui.node.vote"), node_name(r.vote), "vote") }
-                { row(tr!(l, "ui.node.follows"), node_name(r.lead), "leader") }
-                { row(tr!(l, "ui.node.last_index"), tr!(l, "ui.node.index_term", index = r.log.last_index(), term = r.log.last_term()), "commit") }
-                { row(tr!(l, "ui.node.commit"), r.log.committed.to_string(), "commit") }
-                { row(tr!(l, "ui.node.applied"), r.log.applied.to_string(), "applied") }
-                { row(tr!(l, "ui.node.snapshot"), tr!(l, "ui.node.up_to", index = r.log.snapshot.index, term = r.log.snapshot.term), "snapshot") }
-                { row(tr!(l, "ui.node.election_timer"), tr!(l, "ui.node.ticks_of", elapsed = r.election_elapsed, timeout = r.randomized_election_timeout), "election timer") }
-                { row(tr!(l, "ui.node.its_config"), r.trk.config.describe(), "quorum") }
-                { row(tr!(l, "ui.node.kv"), kv, "applied") }
-            </table>
-        </div>
-    }
+    el!(
+        "div",
+        "class" = "node-panel",
+        "data-panel-node" = node_name(r.id)
+    )
+    .c(el!("div", "class" = "row spread")
+        .c(el!("h3").c(format!("{} — {role}", node_name(r.id))))
+        .c(el!(
+            "button",
+            "class" = "link-btn",
+            "aria-label" = text!(l, "ui.node.close_aria")
+        )
+        .on_click(close)
+        .c(text!(l, "ui.close"))))
+    .c(actions(v, n))
+    .c(if let Some(req) = latest {
+        el!("div", "class" = "latest big")
+            .c(text!(l, "ui.node.latest"))
+            .c(request_line(l, req))
+            .done()
+    } else {
+        Html::default()
+    })
+    .c(el!("table", "class" = "kv")
+        .c(row(tr!(l, "ui.node.status"), status, "misconfigured"))
+        .c(row(tr!(l, "ui.node.role"), role_name, r.role.name()))
+        .c(row(tr!(l, "ui.node.term"), r.term.to_string(), "term"))
+        .c(row(tr!(l, "ui.node.vote"), node_name(r.vote), "vote"))
+        .c(row(tr!(l, "ui.node.follows"), node_name(r.lead), "leader"))
+        .c(row(
+            tr!(l, "ui.node.last_index"),
+            tr!(
+                l,
+                "ui.node.index_term",
+                index = r.log.last_index(),
+                term = r.log.last_term()
+            ),
+            "commit",
+        ))
+        .c(row(
+            tr!(l, "ui.node.commit"),
+            r.log.committed.to_string(),
+            "commit",
+        ))
+        .c(row(
+            tr!(l, "ui.node.applied"),
+            r.log.applied.to_string(),
+            "applied",
+        ))
+        .c(row(
+            tr!(l, "ui.node.snapshot"),
+            tr!(
+                l,
+                "ui.node.up_to",
+                index = r.log.snapshot.index,
+                term = r.log.snapshot.term
+            ),
+            "snapshot",
+        ))
+        .c(row(
+            tr!(l, "ui.node.election_timer"),
+            tr!(
+                l,
+                "ui.node.ticks_of",
+                elapsed = r.election_elapsed,
+                timeout = r.randomized_election_timeout
+            ),
+            "election timer",
+        ))
+        .c(row(
+            tr!(l, "ui.node.its_config"),
+            r.trk.config.describe(),
+            "quorum",
+        ))
+        .c(row(tr!(l, "ui.node.kv"), kv, "applied")))
+    .done()
 }

@@ -5,10 +5,14 @@
 //! step controls. Narrow screens get one column, drawing first, with the lesson in a bar
 //! fixed at the bottom. Embeds show the stage and the lesson dock.
 
+use super::h;
+use crate::el;
+use crate::text;
 use crate::tr;
 use yew::prelude::*;
 
 use super::app::{Msg, Theme, View};
+use super::h::send;
 use super::keys;
 use super::location::full_app_url;
 use super::memo::{self, Slot};
@@ -39,79 +43,109 @@ fn status(v: &View) -> Html {
     } else {
         format!("{:016x}", sim.fingerprint())
     };
-    html! {
-        <span class="sim-state" hidden=true
-            data-fingerprint={fingerprint}
-            data-now={sim.now.to_string()}
-            data-processed={sim.processed.to_string()}
-            data-playing={running.to_string()}
-            data-head={v.tl.head_time().to_string()}
-            data-frame-ms="0.00" data-builds=""></span>
-    }
+    el!(
+        "span",
+        "class" = "sim-state",
+        "hidden" = true,
+        "data-fingerprint" = fingerprint,
+        "data-now" = sim.now.to_string(),
+        "data-processed" = sim.processed.to_string(),
+        "data-playing" = running.to_string(),
+        "data-head" = v.tl.head_time().to_string(),
+        "data-frame-ms" = "0.00",
+        "data-builds" = "",
+    )
+    .done()
 }
 
 /// The one polite live region: elections, leaders, step-downs, commits and refusals, batched
 /// and rate-limited by the app (`sim::announce`).
 fn live(v: &View) -> Html {
-    html! {
-        <div class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-live="">{ v.ui.live.clone() }</div>
-    }
+    el!(
+        "div",
+        "class" = "sr-only",
+        "role" = "status",
+        "aria-live" = "polite",
+        "aria-atomic" = "true",
+        "data-live" = "",
+    )
+    .c(v.ui.live.clone())
+    .done()
 }
 
 fn notice(v: &View) -> Html {
     let Some(n) = &v.ui.notice else {
         return html! {};
     };
-    html! {
-        <div class="notice" role="alert" data-notice="">
-            <span>{ n.render(v.ui.lang) }</span>
-            <button aria-label={tr!(v.ui.lang, "ui.page.dismiss")} onclick={v.link.callback(|_| Msg::DismissNotice)}>{ "✕" }</button>
-        </div>
-    }
+    el!(
+        "div",
+        "class" = "notice",
+        "role" = "alert",
+        "data-notice" = ""
+    )
+    .c(el!("span").c(n.render(v.ui.lang)))
+    .c(
+        el!("button", "aria-label" = text!(v.ui.lang, "ui.page.dismiss"))
+            .on_click(send(v.link, Msg::DismissNotice))
+            .c("✕"),
+    )
+    .done()
 }
 
 /// The drawing with its overlays (legend, the selected message's card, view toggles).
 fn stage_picture(v: &View) -> Html {
     let link = v.link;
     let l = v.ui.lang;
-    html! {
-        <div class="cluster-wrap">
-            { cluster_view::render(v) }
-            { cluster_view::legend(v) }
-            <div class="view-toggles">
-                if !v.ui.embed {
-                    <button class="icon" onclick={link.callback(|_| Msg::Presenter(None))}
-                        aria-label={if v.ui.presenter { tr!(l, "ui.page.leave_presenter") } else { tr!(l, "ui.page.presenter") }}
-                        aria-pressed={v.ui.presenter.to_string()}
-                        title={format!("{}{}", tr!(l, "ui.page.presenter_tip"), keys::hint(l, "p"))}>
-                        { if v.ui.presenter { "⤡" } else { "⤢" } }
-                    </button>
-                }
-            </div>
-            { message_view::detail(v) }
-        </div>
-    }
+    el!("div", "class" = "cluster-wrap")
+        .c(cluster_view::render(v))
+        .c(cluster_view::legend(v))
+        .c(el!("div", "class" = "view-toggles").c(if !v.ui.embed {
+            el!(
+                "button",
+                "class" = "icon",
+                "aria-label" = if v.ui.presenter {
+                    tr!(l, "ui.page.leave_presenter")
+                } else {
+                    tr!(l, "ui.page.presenter")
+                },
+                "aria-pressed" = v.ui.presenter.to_string(),
+                "title" = format!("{}{}", tr!(l, "ui.page.presenter_tip"), keys::hint(l, "p")),
+            )
+            .on_click(send(link, Msg::Presenter(None)))
+            .c(if v.ui.presenter { "⤡" } else { "⤢" })
+            .done()
+        } else {
+            Html::default()
+        }))
+        .c(message_view::detail(v))
+        .done()
 }
 
 fn stage(v: &View) -> Html {
     if let Some(c) = v.compare {
         // Compare mode: both runs follow the script, so no actions and no single log.
-        return html! {
-            <section class="stage compare-stage" aria-label={tr!(v.ui.lang, "ui.cmp.stage_aria")}>
-                { compare_view::render(v, c) }
-            </section>
-        };
+        return el!(
+            "section",
+            "class" = "stage compare-stage",
+            "aria-label" = text!(v.ui.lang, "ui.cmp.stage_aria"),
+        )
+        .c(compare_view::render(v, c))
+        .done();
     }
-    html! {
-        <section class="stage" aria-label={tr!(v.ui.lang, "ui.page.stage_aria")}>
-            { stage_picture(v) }
-            { config_view::render(v) }
-            if !v.ui.presenter && !v.ui.embed {
-                { action_bar::render(v) }
-            }
-            { log_view::render(v) }
-        </section>
-    }
+    el!(
+        "section",
+        "class" = "stage",
+        "aria-label" = text!(v.ui.lang, "ui.page.stage_aria")
+    )
+    .c(stage_picture(v))
+    .c(config_view::render(v))
+    .c(if !v.ui.presenter && !v.ui.embed {
+        action_bar::render(v)
+    } else {
+        Html::default()
+    })
+    .c(log_view::render(v))
+    .done()
 }
 
 /// What the tabs show that can change while the clock runs. The node chooser (the Node tab
@@ -205,29 +239,50 @@ pub fn render(v: &View) -> Html {
     if ui.embed {
         let link = v.link;
         let running = v.running();
-        return html! {
-            <div class={classes!("app", "embed", theme, lesson.then_some("with-lesson"))}>
-                { status(v) }
-                { live(v) }
-                { notice(v) }
-                <div class="embed-bar">
-                    if !lesson {
-                        <button class="play" aria-label={if running { tr!(l, "ui.tb.pause_aria") } else { tr!(l, "ui.tb.play_aria") }}
-                            onclick={link.callback(|_| Msg::TogglePlay)}>
-                            { if running { "❚❚" } else { "▶" } }
-                        </button>
-                    }
-                    <span class="clock">{ tr!(l, "ui.page.clock", time = crate::sim::decimal::fixed(v.sim.now as f64 / 1000.0, 1)) }</span>
-                    <a href={full_app_url()} target="_blank" rel="noopener">{ tr!(l, "ui.page.open_full") }</a>
-                </div>
-                <main class="main">
-                    { stage(v) }
-                    if lesson {
-                        <aside class="side">{ lesson_view::dock(v) }</aside>
-                    }
-                </main>
-            </div>
-        };
+        return el!(
+            "div",
+            "class" = classes!("app", "embed", theme, lesson.then_some("with-lesson"))
+        )
+        .c(status(v))
+        .c(live(v))
+        .c(notice(v))
+        .c(el!("div", "class" = "embed-bar")
+            .c(if !lesson {
+                el!(
+                    "button",
+                    "class" = "play",
+                    "aria-label" = if running {
+                        tr!(l, "ui.tb.pause_aria")
+                    } else {
+                        tr!(l, "ui.tb.play_aria")
+                    },
+                )
+                .on_click(send(link, Msg::TogglePlay))
+                .c(if running { "❚❚" } else { "▶" })
+                .done()
+            } else {
+                Html::default()
+            })
+            .c(el!("span", "class" = "clock").c(tr!(
+                l,
+                "ui.page.clock",
+                time = crate::sim::decimal::fixed(v.sim.now as f64 / 1000.0, 1)
+            )))
+            .c(el!(
+                "a",
+                "href" = full_app_url(),
+                "target" = "_blank",
+                "rel" = "noopener"
+            )
+            .c(text!(l, "ui.page.open_full"))))
+        .c(el!("main", "class" = "main").c(stage(v)).c(if lesson {
+            el!("aside", "class" = "side")
+                .c(lesson_view::dock(v))
+                .done()
+        } else {
+            Html::default()
+        }))
+        .done();
     }
     let side_controls = ui.controls && !ui.presenter;
     let classes = classes!(
@@ -238,41 +293,68 @@ pub fn render(v: &View) -> Html {
         lesson.then_some("with-lesson"),
     );
     let link = v.link;
-    html! {
-        <div class={classes}>
-            { live(v) }
-            if !ui.presenter {
-                { toolbar::render(v) }
-                { timeline_bar::render(v) }
-            }
-            { notice(v) }
-            <main class="main">
-                { stage(v) }
-                <aside class="side" aria-label={tr!(l, "ui.page.side_aria")}>
-                    if lesson {
-                        { lesson_view::dock(v) }
-                    } else if ui.presenter {
-                        { lesson_view::presenter_controls(v) }
-                    } else if ui.welcome {
-                        { v.memos.panel(Slot::Welcome, memo::stamp(v.generation, ()), || lesson_view::welcome(v)) }
-                    }
-                    if side_controls {
-                        <div class="side-head">
-                            <button class="link-btn" onclick={link.callback(|_| Msg::Controls(Some(false)))}
-                                aria-label={tr!(l, "ui.page.hide_controls_aria")} title={tr!(l, "ui.page.hide_controls_tip")}>{ tr!(l, "ui.page.hide_controls") }</button>
-                        </div>
-                        { v.memos.panel(Slot::Tabs, tabs_stamp(v), || tabs::render(v)) }
-                        { v.memos.panel(Slot::Progress, progress_stamp(v), || progress_view::render(v)) }
-                        { v.memos.panel(Slot::Events, events_stamp(v), || event_log::render(v)) }
-                    } else if !ui.presenter {
-                        <button class="show-controls" onclick={link.callback(|_| Msg::Controls(Some(true)))}
-                            aria-label={tr!(l, "ui.page.show_controls_aria")}>{ tr!(l, "ui.page.show_controls") }</button>
-                    }
-                </aside>
-            </main>
-            if ui.help { { help::render(v) } }
-            // Last, so its build counts include the panels built in this very render.
-            { status(v) }
-        </div>
-    }
+    el!("div", "class" = classes)
+        .c(live(v))
+        .c(if !ui.presenter {
+            h::frag()
+                .c(toolbar::render(v))
+                .c(timeline_bar::render(v))
+                .done()
+        } else {
+            Html::default()
+        })
+        .c(notice(v))
+        .c(el!("main", "class" = "main").c(stage(v)).c(el!(
+            "aside",
+            "class" = "side",
+            "aria-label" = text!(l, "ui.page.side_aria")
+        )
+        .c(if lesson {
+            lesson_view::dock(v)
+        } else if ui.presenter {
+            lesson_view::presenter_controls(v)
+        } else if ui.welcome {
+            v.memos
+                .panel(Slot::Welcome, memo::stamp(v.generation, ()), || {
+                    lesson_view::welcome(v)
+                })
+        } else {
+            Html::default()
+        })
+        .c(if side_controls {
+            h::frag()
+                .c(el!("div", "class" = "side-head").c(el!(
+                    "button",
+                    "class" = "link-btn",
+                    "aria-label" = text!(l, "ui.page.hide_controls_aria"),
+                    "title" = text!(l, "ui.page.hide_controls_tip"),
+                )
+                .on_click(send(link, Msg::Controls(Some(false))))
+                .c(text!(l, "ui.page.hide_controls"))))
+                .c(v.memos.panel(Slot::Tabs, tabs_stamp(v), || tabs::render(v)))
+                .c(v.memos.panel(Slot::Progress, progress_stamp(v), || {
+                    progress_view::render(v)
+                }))
+                .c(v.memos
+                    .panel(Slot::Events, events_stamp(v), || event_log::render(v)))
+                .done()
+        } else if !ui.presenter {
+            el!(
+                "button",
+                "class" = "show-controls",
+                "aria-label" = text!(l, "ui.page.show_controls_aria"),
+            )
+            .on_click(send(link, Msg::Controls(Some(true))))
+            .c(text!(l, "ui.page.show_controls"))
+            .done()
+        } else {
+            Html::default()
+        })))
+        .c(if ui.help {
+            help::render(v)
+        } else {
+            Html::default()
+        })
+        .c(status(v))
+        .done()
 }

@@ -3,6 +3,7 @@
 //! behind "show script", its lines with the current one highlighted, each expect passed or
 //! failed, and "run to here". The narration itself is in the lesson dock (`lesson_view`).
 
+use super::h;
 use yew::prelude::*;
 use yew::TargetCast;
 
@@ -10,11 +11,12 @@ use crate::sim::player::LineStatus;
 use crate::sim::presets::PRESETS;
 use crate::sim::scenario::Stmt;
 
-use crate::tr;
+use crate::{el, text, tr};
 
 use super::app::{Msg, View};
 use super::dom;
 use super::forms::Field;
+use super::h::send;
 use super::lesson::Lesson;
 use super::lesson_view;
 
@@ -22,14 +24,18 @@ fn loaders(v: &View) -> Html {
     let f = &v.ui.forms;
     let l = v.ui.lang;
     let link = v.link;
-    let choose = link.callback(|e: Event| {
-        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
-        Msg::Field(Field::Preset, s.value())
-    });
+    let choose = h::field(link, Field::Preset);
     let options = PRESETS
         .iter()
         .map(|p| {
-            html! { <option value={p.id} selected={f.preset == p.id} title={p.description_in(l)}>{ format!("{} — {}", p.id, p.title_in(l)) }</option> }
+            el!(
+                "option",
+                "value" = p.id,
+                "selected" = f.preset == p.id,
+                "title" = p.description_in(l),
+            )
+            .c(format!("{} — {}", p.id, p.title_in(l)))
+            .done()
         })
         .collect::<Html>();
     let description = PRESETS
@@ -37,7 +43,7 @@ fn loaders(v: &View) -> Html {
         .find(|p| p.id == f.preset)
         .map(|p| p.description_in(l))
         .unwrap_or("");
-    let load_preset = link.callback(|_| Msg::LoadPreset);
+    let load_preset = send(link, Msg::LoadPreset);
     let file_cb = link.callback(|r: Result<(String, String), crate::i18n::Msg>| match r {
         Ok((name, text)) => Msg::LoadScript(name, text),
         Err(e) => Msg::ScriptError(e),
@@ -54,38 +60,58 @@ fn loaders(v: &View) -> Html {
         // Choosing the same file again must load it again.
         input.set_value("");
     });
-    let paste = link.callback(|e: InputEvent| {
-        let t: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-        Msg::Field(Field::Paste, t.value())
-    });
-    let load_paste = link.callback(|_| Msg::LoadPasted);
-    html! {
-        <div class="loaders">
-            <fieldset>
-                <legend>{ tr!(l, "ui.pl.presets") }</legend>
-                <div class="row wrap">
-                    <select onchange={choose} aria-label={tr!(l, "ui.pl.preset_aria")}>
-                        <option value="" selected={f.preset.is_empty()}>{ tr!(l, "ui.pl.choose") }</option>
-                        { options }
-                    </select>
-                    <button class="primary" onclick={load_preset} aria-label={tr!(l, "ui.pl.load_aria")}>{ tr!(l, "ui.pl.load") }</button>
-                </div>
-                if !description.is_empty() {
-                    <p class="hint">{ description }</p>
-                }
-            </fieldset>
-            <fieldset>
-                <legend>{ tr!(l, "ui.pl.open_file") }</legend>
-                <input type="file" accept=".scn,text/plain" onchange={on_file} aria-label={tr!(l, "ui.pl.open_file_aria")} />
-            </fieldset>
-            <fieldset>
-                <legend>{ tr!(l, "ui.pl.paste") }</legend>
-                <textarea rows="4" value={f.paste.clone()} oninput={paste} aria-label={tr!(l, "ui.pl.paste_aria")}
-                    placeholder={"cluster 3 seed=1\nawait leader != none within 40\nsay A leader!"} />
-                <button onclick={load_paste} aria-label={tr!(l, "ui.pl.load_pasted_aria")}>{ tr!(l, "ui.pl.load_pasted") }</button>
-            </fieldset>
-        </div>
-    }
+    let paste = h::field(link, Field::Paste);
+    let load_paste = send(link, Msg::LoadPasted);
+    let presets = el!("fieldset")
+        .c(el!("legend").c(text!(l, "ui.pl.presets")))
+        .c(el!("div", "class" = "row wrap")
+            .c(el!("select", "aria-label" = text!(l, "ui.pl.preset_aria"))
+                .on_change(choose)
+                .c(
+                    el!("option", "value" = "", "selected" = f.preset.is_empty())
+                        .c(text!(l, "ui.pl.choose")),
+                )
+                .c(options)
+                .done())
+            .c(el!(
+                "button",
+                "class" = "primary",
+                "aria-label" = text!(l, "ui.pl.load_aria")
+            )
+            .on_click(load_preset)
+            .c(text!(l, "ui.pl.load"))))
+        .c((!description.is_empty()).then(|| el!("p", "class" = "hint").c(description).done()));
+    let file = el!("fieldset")
+        .c(el!("legend").c(text!(l, "ui.pl.open_file")))
+        .c(el!(
+            "input",
+            "type" = "file",
+            "accept" = ".scn,text/plain",
+            "aria-label" = text!(l, "ui.pl.open_file_aria"),
+        )
+        .on_change(on_file)
+        .done());
+    let pasted = el!("fieldset")
+        .c(el!("legend").c(text!(l, "ui.pl.paste")))
+        .c(el!(
+            "textarea",
+            "rows" = "4",
+            "aria-label" = text!(l, "ui.pl.paste_aria"),
+            "placeholder" = "cluster 3 seed=1\nawait leader != none within 40\nsay A leader!",
+        )
+        .on_input(paste)
+        .value(f.paste.clone())
+        .done())
+        .c(
+            el!("button", "aria-label" = text!(l, "ui.pl.load_pasted_aria"))
+                .on_click(load_paste)
+                .c(text!(l, "ui.pl.load_pasted")),
+        );
+    el!("div", "class" = "loaders")
+        .c(presets)
+        .c(file)
+        .c(pasted)
+        .done()
 }
 
 fn is_check(stmt: &Stmt) -> bool {
@@ -136,24 +162,32 @@ fn script_lines(v: &View, s: &Lesson) -> Html {
                 Some(LineStatus::Failed(e)) => Some(e.render(l)),
                 _ => None,
             };
-            let run_to = link.callback(move |_| Msg::PlayerRunTo(i));
             let can_run_to = next.is_some_and(|n| n < i);
-            html! {
-                <li class={classes!("line", format!("s-{state}"), current.then_some("current"))}
-                    data-line={i.to_string()} data-lineno={line.lineno.to_string()}
-                    data-current-line={current.then(|| i.to_string())}
-                    data-expect={expect} aria-current={current.then_some("step")}>
-                    <span class="lno">{ line.lineno.to_string() }</span>
-                    <span class="mark">{ mark }</span>
-                    <code class="src">{ line.text.clone() }</code>
-                    if can_run_to {
-                        <button class="link-btn run-to" onclick={run_to} aria-label={tr!(l, "ui.pl.run_to_aria", line = line.lineno)}>{ tr!(l, "ui.pl.run_to") }</button>
-                    }
-                    if let Some(w) = why {
-                        <div class="why">{ w }</div>
-                    }
-                </li>
-            }
+            let li = el!(
+                "li",
+                "class" = classes!("line", format!("s-{state}"), current.then_some("current")),
+                "data-line" = i.to_string(),
+                "data-lineno" = line.lineno.to_string(),
+                "data-current-line" = current.then(|| i.to_string()),
+                "data-expect" = expect,
+                "aria-current" = current.then_some("step")
+            )
+            .c(el!("span", "class" = "lno").c(line.lineno.to_string()))
+            .c(el!("span", "class" = "mark").c(mark))
+            .c(el!("code", "class" = "src").c(line.text.clone()));
+            let li = if can_run_to {
+                li.c(el!(
+                    "button",
+                    "class" = "link-btn run-to",
+                    "aria-label" = tr!(l, "ui.pl.run_to_aria", line = line.lineno)
+                )
+                .on_click(send(link, Msg::PlayerRunTo(i)))
+                .c(text!(l, "ui.pl.run_to")))
+            } else {
+                li
+            };
+            li.c(why.map(|w| el!("div", "class" = "why").c(w).done()))
+                .done()
         })
         .collect::<Html>()
 }
@@ -173,56 +207,102 @@ fn script(v: &View, s: &Lesson) -> Html {
     let done = p.done();
     let total = p.script.lines.len();
     let at = next.map_or(total, |n| n);
-    html! {
-        <div class="script" data-scenario={s.name.clone()} data-done={done.to_string()}
-            data-failures={failures.to_string()} data-next-line={next.map(|n| n.to_string())}>
-            <div class="row spread">
-                <h3>{ s.name.clone() }</h3>
-                <button class="link-btn" onclick={link.callback(|_| Msg::PlayerClose)}
-                    aria-label={tr!(l, "ui.pl.close_aria")}>{ tr!(l, "ui.close") }</button>
-            </div>
-            <div class="row wrap">
-                <button onclick={link.callback(|_| Msg::PlayerStep)} disabled={done} title={tr!(l, "ui.pl.step_tip")}>{ tr!(l, "ui.pl.step") }</button>
-                <button onclick={link.callback(|_| Msg::PlayerContinue)} disabled={done}
-                    aria-label={tr!(l, "ui.pl.next_pause_aria")} title={tr!(l, "ui.pl.next_pause_tip")}>{ tr!(l, "ui.pl.next_pause") }</button>
-                <button onclick={link.callback(|_| Msg::PlayerRunTo(usize::MAX))} disabled={done} aria-label={tr!(l, "ui.pl.run_all_aria")}>{ tr!(l, "ui.pl.run_all") }</button>
-                <span class="progress-text">
-                    { tr!(l, "ui.pl.lines_run", at = at, total = total) }
-                    if failures > 0 {
-                        <span class="error">{ tr!(l, "ui.pl.failed", n = failures) }</span>
-                    } else if done {
-                        <span class="ok">{ tr!(l, "ui.pl.all_passed") }</span>
-                    }
-                </span>
-            </div>
-            <details class="show-script" open={shown} {ontoggle}>
-                <summary>{ tr!(l, "ui.pl.show_script") }</summary>
-                if shown {
-                    <ol class="lines" tabindex="0" aria-label={tr!(l, "ui.pl.lines_aria")}>{ script_lines(v, s) }</ol>
-                }
-            </details>
-        </div>
-    }
+    let head = el!("div", "class" = "row spread")
+        .c(el!("h3").c(s.name.clone()))
+        .c(el!(
+            "button",
+            "class" = "link-btn",
+            "aria-label" = text!(l, "ui.pl.close_aria")
+        )
+        .on_click(send(link, Msg::PlayerClose))
+        .c(text!(l, "ui.close")));
+    let verdict = if failures > 0 {
+        Some(
+            el!("span", "class" = "error")
+                .c(tr!(l, "ui.pl.failed", n = failures))
+                .done(),
+        )
+    } else if done {
+        Some(
+            el!("span", "class" = "ok")
+                .c(text!(l, "ui.pl.all_passed"))
+                .done(),
+        )
+    } else {
+        None
+    };
+    let controls = el!("div", "class" = "row wrap")
+        .c(el!(
+            "button",
+            "disabled" = done,
+            "title" = text!(l, "ui.pl.step_tip")
+        )
+        .on_click(send(link, Msg::PlayerStep))
+        .c(text!(l, "ui.pl.step")))
+        .c(el!(
+            "button",
+            "disabled" = done,
+            "aria-label" = text!(l, "ui.pl.next_pause_aria"),
+            "title" = text!(l, "ui.pl.next_pause_tip")
+        )
+        .on_click(send(link, Msg::PlayerContinue))
+        .c(text!(l, "ui.pl.next_pause")))
+        .c(el!(
+            "button",
+            "disabled" = done,
+            "aria-label" = text!(l, "ui.pl.run_all_aria")
+        )
+        .on_click(send(link, Msg::PlayerRunTo(usize::MAX)))
+        .c(text!(l, "ui.pl.run_all")))
+        .c(el!("span", "class" = "progress-text")
+            .c(tr!(l, "ui.pl.lines_run", at = at, total = total))
+            .c(verdict));
+    let lines = el!("details", "class" = "show-script", "open" = shown)
+        .on_toggle(ontoggle)
+        .c(el!("summary").c(text!(l, "ui.pl.show_script")))
+        .c(shown.then(|| {
+            el!(
+                "ol",
+                "class" = "lines",
+                "tabindex" = "0",
+                "aria-label" = text!(l, "ui.pl.lines_aria")
+            )
+            .c(script_lines(v, s))
+            .done()
+        }));
+    el!(
+        "div",
+        "class" = "script",
+        "data-scenario" = s.name.clone(),
+        "data-done" = done.to_string(),
+        "data-failures" = failures.to_string(),
+        "data-next-line" = next.map(|n| n.to_string())
+    )
+    .c(head)
+    .c(controls)
+    .c(lines)
+    .done()
 }
 
 /// The panel.
 pub fn render(v: &View) -> Html {
     let l = v.ui.lang;
-    html! {
-        <div class="player-panel">
-            if let Some(e) = &v.ui.script_error {
-                <p class="error" role="alert" data-script-error="">{ e.render(l) }</p>
-            }
-            if let Some(s) = v.scenario {
-                { script(v, s) }
-            }
-            if v.scenario.is_none() {
-                { lesson_view::lesson_list(v) }
-            }
-            <details open={v.scenario.is_none()}>
-                <summary>{ tr!(l, "ui.pl.open") }</summary>
-                { loaders(v) }
-            </details>
-        </div>
-    }
+    let error = v.ui.script_error.as_ref().map(|e| {
+        el!(
+            "p",
+            "class" = "error",
+            "role" = "alert",
+            "data-script-error" = ""
+        )
+        .c(e.render(l))
+        .done()
+    });
+    el!("div", "class" = "player-panel")
+        .c(error)
+        .c(v.scenario.map(|s| script(v, s)))
+        .c(v.scenario.is_none().then(|| lesson_view::lesson_list(v)))
+        .c(el!("details", "open" = v.scenario.is_none())
+            .c(el!("summary").c(text!(l, "ui.pl.open")))
+            .c(loaders(v)))
+        .done()
 }

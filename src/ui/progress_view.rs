@@ -1,6 +1,8 @@
 //! The leader's view of each follower and learner: match, next, probe / replicate /
 //! snapshot, inflight appends, paused; a learner's catch-up toward the promotion threshold.
 
+use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::raft::ProgressState;
@@ -17,12 +19,14 @@ pub fn render(v: &View) -> Html {
     let sim = v.sim;
     let l = v.ui.lang;
     let Some(lead) = sim.leader().and_then(|l| sim.nodes.get(&l)) else {
-        return html! {
-            <section class="progress panel" aria-label={tr!(l, "ui.pr.aria")}>
-                <h2>{ tr!(l, "ui.pr.title") }</h2>
-                <p class="hint">{ tr!(l, "ui.pr.no_leader") }</p>
-            </section>
-        };
+        return el!(
+            "section",
+            "class" = "progress panel",
+            "aria-label" = text!(l, "ui.pr.aria")
+        )
+        .c(el!("h2").c(text!(l, "ui.pr.title")))
+        .c(el!("p", "class" = "hint").c(text!(l, "ui.pr.no_leader")))
+        .done();
     };
     let raft = &lead.raft;
     let last = raft.log.last_index();
@@ -49,50 +53,117 @@ pub fn render(v: &View) -> Html {
                     (p.matched as f64 / need as f64).min(1.0)
                 };
                 let ready = p.matched * 100 >= last * pct;
-                html! {
-                    <div class={classes!("catchup", ready.then_some("ready"))}
-                        title={tr!(l, "ui.pr.catchup_tip", tip = tip(l, "learner-ready"), matched = p.matched, need = need, pct = pct, last = last)}
-                        data-ready={ready.to_string()}>
-                        <div class="fill" style={format!("width:{}%", crate::sim::decimal::fixed(frac * 100.0, 0))}></div>
-                        <span>{ if ready { tr!(l, "ui.pr.ready").to_string() } else { tr!(l, "ui.pr.of_threshold", pct = crate::sim::decimal::fixed(frac * 100.0, 0)) } }</span>
-                    </div>
-                }
+                el!(
+                    "div",
+                    "class" = classes!("catchup", ready.then_some("ready")),
+                    "title" = tr!(
+                        l,
+                        "ui.pr.catchup_tip",
+                        tip = tip(l, "learner-ready"),
+                        matched = p.matched,
+                        need = need,
+                        pct = pct,
+                        last = last
+                    ),
+                    "data-ready" = ready.to_string(),
+                )
+                .c(el!(
+                    "div",
+                    "class" = "fill",
+                    "style" = format!("width:{}%", crate::sim::decimal::fixed(frac * 100.0, 0)),
+                ))
+                .c(el!("span").c(if ready {
+                    tr!(l, "ui.pr.ready").to_string()
+                } else {
+                    tr!(
+                        l,
+                        "ui.pr.of_threshold",
+                        pct = crate::sim::decimal::fixed(frac * 100.0, 0)
+                    )
+                }))
+                .done()
             } else {
                 html! {}
             };
             let paused = p.is_paused();
-            html! {
-                <tr data-progress-node={node_name(*id)} data-state={state}>
-                    <th scope="row">{ node_name(*id) }{ if p.is_learner { tr!(l, "ui.pr.learner_suffix") } else { "" } }</th>
-                    <td>{ p.matched.to_string() }</td>
-                    <td>{ p.next.to_string() }</td>
-                    <td class={format!("st-{state}")} title={state_tip}>{ state_label }</td>
-                    <td title={tip(l, "inflight")}>{ format!("{}/{}", p.inflights.count(), p.inflights.cap) }</td>
-                    <td>{ if paused { tr!(l, "ui.pr.paused") } else { "" } }</td>
-                    <td>{ if p.recent_active { tr!(l, "ui.yes") } else { tr!(l, "ui.no") } }</td>
-                    <td class="bar-cell">{ bar }</td>
-                </tr>
-            }
+            el!(
+                "tr",
+                "data-progress-node" = node_name(*id),
+                "data-state" = state
+            )
+            .c(el!("th", "scope" = "row")
+                .c(node_name(*id))
+                .c(if p.is_learner {
+                    tr!(l, "ui.pr.learner_suffix")
+                } else {
+                    ""
+                }))
+            .c(el!("td").c(p.matched.to_string()))
+            .c(el!("td").c(p.next.to_string()))
+            .c(el!(
+                "td",
+                "class" = Classes::from(format!("st-{state}")),
+                "title" = state_tip,
+            )
+            .c(state_label))
+            .c(el!("td", "title" = tip(l, "inflight")).c(format!(
+                "{}/{}",
+                p.inflights.count(),
+                p.inflights.cap
+            )))
+            .c(el!("td").c(if paused { tr!(l, "ui.pr.paused") } else { "" }))
+            .c(el!("td").c(if p.recent_active {
+                tr!(l, "ui.yes")
+            } else {
+                tr!(l, "ui.no")
+            }))
+            .c(el!("td", "class" = "bar-cell").c(bar))
+            .done()
         })
         .collect::<Html>();
-    html! {
-        <section class="progress panel" aria-label={tr!(l, "ui.pr.aria")}>
-            <h2>{ tr!(l, "ui.pr.heading", node = node_name(raft.id), last = last) }</h2>
-            <div class="table-wrap" tabindex="0" role="region" aria-label={tr!(l, "ui.pr.table_aria")}><table class="grid">
-                <thead>
-                    <tr>
-                        <th scope="col">{ tr!(l, "ui.pr.member") }</th>
-                        <th scope="col" title={tip(l, "match")}>{ "match" }</th>
-                        <th scope="col" title={tip(l, "next")}>{ "next" }</th>
-                        <th scope="col" title={format!("{} {} {}", tip(l, "probe"), tip(l, "replicate"), tip(l, "snapshot state"))}>{ tr!(l, "ui.pr.state") }</th>
-                        <th scope="col" title={tip(l, "inflight")}>{ tr!(l, "ui.pr.inflight") }</th>
-                        <th scope="col">{ tr!(l, "ui.pr.paused") }</th>
-                        <th scope="col" title={tip(l, "check-quorum")}>{ tr!(l, "ui.pr.active") }</th>
-                        <th scope="col" title={tip(l, "learner-ready")}>{ tr!(l, "ui.pr.catchup") }</th>
-                    </tr>
-                </thead>
-                <tbody>{ rows }</tbody>
-            </table></div>
-        </section>
-    }
+    el!(
+        "section",
+        "class" = "progress panel",
+        "aria-label" = text!(l, "ui.pr.aria")
+    )
+    .c(el!("h2").c(tr!(
+        l,
+        "ui.pr.heading",
+        node = node_name(raft.id),
+        last = last
+    )))
+    .c(el!(
+        "div",
+        "class" = "table-wrap",
+        "tabindex" = "0",
+        "role" = "region",
+        "aria-label" = text!(l, "ui.pr.table_aria"),
+    )
+    .c(el!("table", "class" = "grid")
+        .c(el!("thead").c(el!("tr")
+            .c(el!("th", "scope" = "col").c(text!(l, "ui.pr.member")))
+            .c(el!("th", "scope" = "col", "title" = tip(l, "match")).c("match"))
+            .c(el!("th", "scope" = "col", "title" = tip(l, "next")).c("next"))
+            .c(el!(
+                "th",
+                "scope" = "col",
+                "title" = format!(
+                    "{} {} {}",
+                    tip(l, "probe"),
+                    tip(l, "replicate"),
+                    tip(l, "snapshot state")
+                ),
+            )
+            .c(text!(l, "ui.pr.state")))
+            .c(el!("th", "scope" = "col", "title" = tip(l, "inflight"))
+                .c(text!(l, "ui.pr.inflight")))
+            .c(el!("th", "scope" = "col").c(text!(l, "ui.pr.paused")))
+            .c(el!("th", "scope" = "col", "title" = tip(l, "check-quorum"))
+                .c(text!(l, "ui.pr.active")))
+            .c(
+                el!("th", "scope" = "col", "title" = tip(l, "learner-ready"))
+                    .c(text!(l, "ui.pr.catchup")),
+            )))
+        .c(el!("tbody").c(rows))))
+    .done()
 }

@@ -1,11 +1,14 @@
 //! Export and share: the run as a .scn file, the event trace as JSON, a link that replays the
 //! run exactly, and the same link for embedding (cluster and logs only).
 
+use crate::el;
+use crate::text;
 use yew::prelude::*;
 
 use crate::tr;
 
 use super::app::{Msg, View};
+use super::h::send;
 
 /// The panel.
 pub fn render(v: &View) -> Html {
@@ -17,32 +20,77 @@ pub fn render(v: &View) -> Html {
         Some((base, hash)) => format!("{base}{}embed=1#{hash}", query_sep(base)),
         None => format!("{l}{}embed=1", query_sep(l)),
     });
-    html! {
-        <div class="share-panel">
-            <p class="hint">
-                { if actions == 1 { tr!(l, "ui.share.one_action").to_string() } else { tr!(l, "ui.share.actions", n = actions) } }
-            </p>
-            <div class="row wrap">
-                <button onclick={link.callback(|_| Msg::ExportScn)} aria-label={tr!(l, "ui.share.export_scn_aria")} title={tr!(l, "ui.share.export_scn_tip")}>{ tr!(l, "ui.share.export_scn") }</button>
-                <button onclick={link.callback(|_| Msg::ExportTrace)} aria-label={tr!(l, "ui.share.export_trace_aria")} title={tr!(l, "ui.share.export_trace_tip")}>{ tr!(l, "ui.share.export_trace") }</button>
-                <button class="primary" onclick={link.callback(|_| Msg::ShareLink)} aria-label={tr!(l, "ui.share.make_link_aria")} title={tr!(l, "ui.share.make_link_tip")}>{ tr!(l, "ui.share.make_link") }</button>
-            </div>
-            if let Some(url) = &v.ui.share_link {
-                <label class="field block">{ tr!(l, "ui.share.link_label") }
-                    <input type="text" readonly=true value={url.clone()} aria-label={tr!(l, "ui.share.link_aria")} data-share-link="" />
-                </label>
-            }
-            if let Some(url) = embed {
-                <label class="field block">{ tr!(l, "ui.share.embed_label") }
-                    <input type="text" readonly=true value={url} aria-label={tr!(l, "ui.share.embed_aria")} />
-                </label>
-            }
-            <details>
-                <summary>{ tr!(l, "ui.share.as_scenario") }</summary>
-                <pre class="scn-preview" data-export-scn="" tabindex="0" aria-label={tr!(l, "ui.share.exported_aria")}>{ scn }</pre>
-            </details>
-        </div>
-    }
+    el!("div", "class" = "share-panel")
+        .c(el!("p", "class" = "hint").c(if actions == 1 {
+            tr!(l, "ui.share.one_action").to_string()
+        } else {
+            tr!(l, "ui.share.actions", n = actions)
+        }))
+        .c(el!("div", "class" = "row wrap")
+            .c(el!(
+                "button",
+                "aria-label" = text!(l, "ui.share.export_scn_aria"),
+                "title" = text!(l, "ui.share.export_scn_tip"),
+            )
+            .on_click(send(link, Msg::ExportScn))
+            .c(text!(l, "ui.share.export_scn")))
+            .c(el!(
+                "button",
+                "aria-label" = text!(l, "ui.share.export_trace_aria"),
+                "title" = text!(l, "ui.share.export_trace_tip"),
+            )
+            .on_click(send(link, Msg::ExportTrace))
+            .c(text!(l, "ui.share.export_trace")))
+            .c(el!(
+                "button",
+                "class" = "primary",
+                "aria-label" = text!(l, "ui.share.make_link_aria"),
+                "title" = text!(l, "ui.share.make_link_tip"),
+            )
+            .on_click(send(link, Msg::ShareLink))
+            .c(text!(l, "ui.share.make_link"))))
+        .c(if let Some(url) = &v.ui.share_link {
+            el!("label", "class" = "field block")
+                .c(text!(l, "ui.share.link_label"))
+                .c(el!(
+                    "input",
+                    "type" = "text",
+                    "readonly" = true,
+                    "aria-label" = text!(l, "ui.share.link_aria"),
+                    "data-share-link" = "",
+                )
+                .value(url.clone())
+                .done())
+                .done()
+        } else {
+            Html::default()
+        })
+        .c(if let Some(url) = embed {
+            el!("label", "class" = "field block")
+                .c(text!(l, "ui.share.embed_label"))
+                .c(el!(
+                    "input",
+                    "type" = "text",
+                    "readonly" = true,
+                    "aria-label" = text!(l, "ui.share.embed_aria"),
+                )
+                .value(url)
+                .done())
+                .done()
+        } else {
+            Html::default()
+        })
+        .c(el!("details")
+            .c(el!("summary").c(text!(l, "ui.share.as_scenario")))
+            .c(el!(
+                "pre",
+                "class" = "scn-preview",
+                "data-export-scn" = "",
+                "tabindex" = "0",
+                "aria-label" = text!(l, "ui.share.exported_aria"),
+            )
+            .c(scn)))
+        .done()
 }
 
 /// `&` when `url` already has a query, else `?`.

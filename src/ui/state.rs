@@ -85,6 +85,7 @@ pub struct Ui {
 }
 
 /// Messages to the app: everything a person (or the animation clock) can do.
+#[derive(Clone)]
 pub enum Msg {
     Frame(f64),
     TogglePlay,

@@ -1,9 +1,11 @@
 //! The right-hand panel's tabs: node, network, membership, client, scenario, export/share,
 //! explore.
 
+use crate::el;
 use yew::prelude::*;
 
 use super::app::{Msg, Tab, View};
+use super::h::send;
 use super::{
     client_panel, explore_panel, membership_panel, network_panel, node_panel, player_panel,
     share_panel,
@@ -34,11 +36,17 @@ pub fn render(v: &View) -> Html {
         .map(|(t, name, key)| {
             let t = *t;
             let on = v.ui.tab == t;
-            let onclick = v.link.callback(move |_| Msg::Tab(t));
-            html! {
-                <button role="tab" class={classes!("tab", on.then_some("on"))} aria-selected={on.to_string()}
-                    {onclick} data-tab={name.to_ascii_lowercase()}>{ crate::i18n::text(v.ui.lang, key) }</button>
-            }
+            let onclick = send(v.link, Msg::Tab(t));
+            el!(
+                "button",
+                "role" = "tab",
+                "class" = classes!("tab", on.then_some("on")),
+                "aria-selected" = on.to_string(),
+                "data-tab" = name.to_ascii_lowercase(),
+            )
+            .on_click(onclick)
+            .c(crate::i18n::text(v.ui.lang, key))
+            .done()
         })
         .collect::<Html>();
     let body = match v.ui.tab {
@@ -50,10 +58,19 @@ pub fn render(v: &View) -> Html {
         Tab::Share => share_panel::render(v),
         Tab::Explore => explore_panel::render(v),
     };
-    html! {
-        <section class="tabs panel" aria-label={crate::tr!(v.ui.lang, "ui.tab.aria")}>
-            <div class="tab-bar" role="tablist">{ bar }</div>
-            <div class="tab-body" role="tabpanel" tabindex="0" aria-label={tab_name(v.ui.lang, v.ui.tab)}>{ body }</div>
-        </section>
-    }
+    el!(
+        "section",
+        "class" = "tabs panel",
+        "aria-label" = crate::tr!(v.ui.lang, "ui.tab.aria")
+    )
+    .c(el!("div", "class" = "tab-bar", "role" = "tablist").c(bar))
+    .c(el!(
+        "div",
+        "class" = "tab-body",
+        "role" = "tabpanel",
+        "tabindex" = "0",
+        "aria-label" = tab_name(v.ui.lang, v.ui.tab),
+    )
+    .c(body))
+    .done()
 }

@@ -2,12 +2,16 @@
 //! faults, membership, violations), steps by tick and by event both ways, and a way back to
 //! the present. Acting while in the past forks a new future (the timeline does that).
 
+use super::h;
+use crate::el;
+use crate::text;
 use yew::prelude::*;
 use yew::TargetCast;
 
 use crate::sim::event::EventKind;
 
 use super::app::{Msg, View};
+use super::h::send;
 use crate::tr;
 
 use super::glossary::tip_in as tip;
@@ -40,43 +44,99 @@ pub fn render(v: &View) -> Html {
         .map(|(_, m)| {
             let t = m.time;
             let left = t as f64 * 100.0 / head as f64;
-            let go = link.callback(move |_| Msg::Seek(t));
+            let go = send(link, Msg::Seek(t));
             let label = m.msg.render(l);
-            html! {
-                <button class={classes!("marker", format!("k-{}", m.kind.name()))}
-                    style={format!("left:{}%", crate::sim::decimal::fixed(left, 2))} onclick={go}
-                    title={format!("{}: {}", secs(t), label)} aria-label={tr!(l, "ui.tl.go_to", time = secs(t), label = label)}></button>
-            }
+            el!(
+                "button",
+                "class" = classes!("marker", format!("k-{}", m.kind.name())),
+                "style" = format!("left:{}%", crate::sim::decimal::fixed(left, 2)),
+                "title" = format!("{}: {}", secs(t), label),
+                "aria-label" = tr!(l, "ui.tl.go_to", time = secs(t), label = label),
+            )
+            .on_click(go)
+            .done()
         })
         .collect::<Html>();
     let past = !tl.at_head();
     let step_line = v.ui.step_line.as_ref().map(|m| {
-        html! { <p class="step-line" data-step-line="" title={tr!(l, "ui.tl.step_line_tip")}>{ m.render(l) }</p> }
+        el!(
+            "p",
+            "class" = "step-line",
+            "data-step-line" = "",
+            "title" = text!(l, "ui.tl.step_line_tip"),
+        )
+        .c(m.render(l))
+        .done()
     });
-    html! {
-        <>
-        <div class="timeline" role="group" aria-label={tr!(l, "ui.tl.aria")} title={tip(l, "time travel")}>
-            <button onclick={link.callback(|_| Msg::BackTick)} aria-label={tr!(l, "ui.tl.back_tick_aria")} title={tr!(l, "ui.tl.back_tick_tip")}>{ tr!(l, "ui.tl.back_tick") }</button>
-            <button onclick={link.callback(|_| Msg::BackEvent)} aria-label={tr!(l, "ui.tl.back_event_aria")} title={tr!(l, "ui.tl.back_event_tip")}>{ tr!(l, "ui.tl.back_event") }</button>
-            <div class="scrub">
-                <div class="markers">{ marks }</div>
-                <input type="range" min="0" max={head.to_string()} step="1" value={now.to_string()}
-                    oninput={seek} aria-label={tr!(l, "ui.tl.time_aria")} data-scrubber="" />
-            </div>
-            <button onclick={link.callback(|_| Msg::StepEvent)} aria-label={tr!(l, "ui.tl.event_aria")} title={tr!(l, "ui.tl.event_tip")}>{ tr!(l, "ui.tl.event") }</button>
-            <button onclick={link.callback(|_| Msg::StepTick)} aria-label={tr!(l, "ui.tl.tick_aria")} title={tr!(l, "ui.tl.tick_tip")}>{ tr!(l, "ui.tl.tick") }</button>
-            <button class="next-change" onclick={link.callback(|_| Msg::NextChange)} data-next-change=""
-                title={format!("{}{}", tr!(l, "ui.tl.next_change_tip"), keys::hint(l, "n"))}>
-                { tr!(l, "ui.tl.next_change") }</button>
-            <span class="times">{ format!("{} / {}", secs(now), secs(tl.head_time())) }</span>
-            if past {
-                <span class="past" data-past="">
-                    { tr!(l, "ui.tl.past") }
-                    <button onclick={link.callback(|_| Msg::Live)} title={tr!(l, "ui.tl.live_aria")}>{ tr!(l, "ui.tl.live") }</button>
-                </span>
-            }
-        </div>
-        { step_line }
-        </>
-    }
+    h::frag()
+        .c(el!(
+            "div",
+            "class" = "timeline",
+            "role" = "group",
+            "aria-label" = text!(l, "ui.tl.aria"),
+            "title" = tip(l, "time travel"),
+        )
+        .c(el!(
+            "button",
+            "aria-label" = text!(l, "ui.tl.back_tick_aria"),
+            "title" = text!(l, "ui.tl.back_tick_tip"),
+        )
+        .on_click(send(link, Msg::BackTick))
+        .c(text!(l, "ui.tl.back_tick")))
+        .c(el!(
+            "button",
+            "aria-label" = text!(l, "ui.tl.back_event_aria"),
+            "title" = text!(l, "ui.tl.back_event_tip"),
+        )
+        .on_click(send(link, Msg::BackEvent))
+        .c(text!(l, "ui.tl.back_event")))
+        .c(el!("div", "class" = "scrub")
+            .c(el!("div", "class" = "markers").c(marks))
+            .c(el!(
+                "input",
+                "type" = "range",
+                "min" = "0",
+                "max" = head.to_string(),
+                "step" = "1",
+                "aria-label" = text!(l, "ui.tl.time_aria"),
+                "data-scrubber" = "",
+            )
+            .on_input(seek)
+            .value(now.to_string())
+            .done()))
+        .c(el!(
+            "button",
+            "aria-label" = text!(l, "ui.tl.event_aria"),
+            "title" = text!(l, "ui.tl.event_tip"),
+        )
+        .on_click(send(link, Msg::StepEvent))
+        .c(text!(l, "ui.tl.event")))
+        .c(el!(
+            "button",
+            "aria-label" = text!(l, "ui.tl.tick_aria"),
+            "title" = text!(l, "ui.tl.tick_tip"),
+        )
+        .on_click(send(link, Msg::StepTick))
+        .c(text!(l, "ui.tl.tick")))
+        .c(el!(
+            "button",
+            "class" = "next-change",
+            "data-next-change" = "",
+            "title" = format!("{}{}", tr!(l, "ui.tl.next_change_tip"), keys::hint(l, "n")),
+        )
+        .on_click(send(link, Msg::NextChange))
+        .c(text!(l, "ui.tl.next_change")))
+        .c(el!("span", "class" = "times").c(format!("{} / {}", secs(now), secs(tl.head_time()))))
+        .c(if past {
+            el!("span", "class" = "past", "data-past" = "")
+                .c(text!(l, "ui.tl.past"))
+                .c(el!("button", "title" = text!(l, "ui.tl.live_aria"))
+                    .on_click(send(link, Msg::Live))
+                    .c(text!(l, "ui.tl.live")))
+                .done()
+        } else {
+            Html::default()
+        }))
+        .c(step_line)
+        .done()
 }

@@ -2,12 +2,16 @@
 //! clock, and folded under "cluster": reset with N nodes and a seed and the protocol switches
 //! (recorded as `set` actions); the invariants badge, theme and help.
 
+use super::h;
+use crate::el;
+use crate::text;
 use yew::prelude::*;
 use yew::TargetCast;
 
 use super::app::{Msg, Theme, View};
 use super::event_log;
 use super::forms::Field;
+use super::h::send;
 use crate::i18n::Lang;
 use crate::tr;
 
@@ -26,18 +30,28 @@ fn speed_label(l: Lang, s: f64) -> String {
 
 /// "Teaching pace" and the fixed speeds.
 fn pace_options(l: Lang, current: Pace) -> Html {
-    let teach = html! {
-        <option value="teach" selected={current == Pace::Teach}
-            title={tr!(l, "ui.tb.teach_tip")}>{ tr!(l, "ui.tb.teach") }</option>
-    };
+    let teach = el!(
+        "option",
+        "value" = "teach",
+        "selected" = current == Pace::Teach,
+        "title" = text!(l, "ui.tb.teach_tip"),
+    )
+    .c(text!(l, "ui.tb.teach"))
+    .done();
     let fixed = FIXED
         .iter()
         .map(|s| {
             let on = matches!(current, Pace::Fixed(c) if (c - *s).abs() < 1e-9);
-            html! { <option value={crate::sim::decimal::shortest(*s)} selected={on}>{ speed_label(l, *s) }</option> }
+            el!(
+                "option",
+                "value" = crate::sim::decimal::shortest(*s),
+                "selected" = on
+            )
+            .c(speed_label(l, *s))
+            .done()
         })
         .collect::<Html>();
-    html! { <>{ teach }{ fixed }</> }
+    h::frag().c(teach).c(fixed).done()
 }
 
 fn switch(v: &View, name: &'static str, label: &'static str, on: bool, concept: &str) -> Html {
@@ -45,12 +59,22 @@ fn switch(v: &View, name: &'static str, label: &'static str, on: bool, concept: 
         let input: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::Set(name, if input.checked() { "on" } else { "off" }.to_string())
     });
-    html! {
-        <label class="switch" title={tip(v.ui.lang, concept).to_string()}>
-            <input type="checkbox" checked={on} {onchange} aria-label={label} data-option={name} />
-            { label }
-        </label>
-    }
+    el!(
+        "label",
+        "class" = "switch",
+        "title" = tip(v.ui.lang, concept).to_string()
+    )
+    .c(el!(
+        "input",
+        "type" = "checkbox",
+        "aria-label" = label,
+        "data-option" = name
+    )
+    .on_change(onchange)
+    .checked(on)
+    .done())
+    .c(label)
+    .done()
 }
 
 /// The etcd release select and the request timeout, both applied as `set` actions: a release
@@ -66,7 +90,11 @@ fn etcd_fields(v: &View) -> Html {
     };
     let releases = ["3.4", "3.5", "3.6"]
         .iter()
-        .map(|r| html! { <option value={*r} selected={o.etcd.name() == *r}>{ *r }</option> })
+        .map(|r| {
+            el!("option", "value" = *r, "selected" = o.etcd.name() == *r)
+                .c(*r)
+                .done()
+        })
         .collect::<Html>();
     // A scenario may have set a timeout not in the list: it is offered too, so it shows.
     let mut waits = vec![1000, 2000, 5000, 10_000, 30_000];
@@ -78,20 +106,46 @@ fn etcd_fields(v: &View) -> Html {
     }
     let waits = waits
         .into_iter()
-        .map(|ms| html! { <option value={ms.to_string()} selected={o.request_timeout == ms}>{ secs(ms) }</option> })
+        .map(|ms| {
+            el!(
+                "option",
+                "value" = ms.to_string(),
+                "selected" = o.request_timeout == ms
+            )
+            .c(secs(ms))
+            .done()
+        })
         .collect::<Html>();
-    html! {
-        <div class="row">
-            <label class="field" title={tr!(l, "ui.tb.etcd_tip")}>
-                { "etcd " }
-                <select onchange={pick("etcd")} aria-label={tr!(l, "ui.tb.etcd_aria")} data-option="etcd">{ releases }</select>
-            </label>
-            <label class="field" title={tr!(l, "ui.tb.timeout_tip")}>
-                { tr!(l, "ui.tb.timeout") }
-                <select onchange={pick("request-timeout")} aria-label={tr!(l, "ui.tb.timeout_aria")} data-option="request-timeout">{ waits }</select>
-            </label>
-        </div>
-    }
+    el!("div", "class" = "row")
+        .c(el!(
+            "label",
+            "class" = "field",
+            "title" = text!(l, "ui.tb.etcd_tip")
+        )
+        .c("etcd ")
+        .c(el!(
+            "select",
+            "aria-label" = text!(l, "ui.tb.etcd_aria"),
+            "data-option" = "etcd"
+        )
+        .on_change(pick("etcd"))
+        .c(releases)
+        .done()))
+        .c(el!(
+            "label",
+            "class" = "field",
+            "title" = text!(l, "ui.tb.timeout_tip")
+        )
+        .c(text!(l, "ui.tb.timeout"))
+        .c(el!(
+            "select",
+            "aria-label" = text!(l, "ui.tb.timeout_aria"),
+            "data-option" = "request-timeout",
+        )
+        .on_change(pick("request-timeout"))
+        .c(waits)
+        .done()))
+        .done()
 }
 
 /// The toolbar. Its controls are kept between frames (see `memo`): while the clock runs, only
@@ -105,18 +159,34 @@ pub fn render(v: &View) -> Html {
         v.generation,
         (v.running(), format!("{o:?}"), sim.violations.len()),
     );
-    html! {
-        <header class="toolbar" role="toolbar" aria-label={tr!(l, "ui.tb.aria")}>
-            <h1 class="brand" title={tr!(l, "ui.tb.brand_tip")}>{ "raftlab" }</h1>
-            <div class="group">
-                { v.memos.panel(Slot::ToolbarPlay, stamp, || play_controls(v)) }
-                <span class="clock" title={tr!(l, "ui.tb.clock_tip")}>
-                    { tr!(l, "ui.tb.clock", time = secs(sim.now), tick = sim.now / 100) }
-                </span>
-            </div>
-            { v.memos.panel(Slot::ToolbarOptions, stamp, || options_and_end(v)) }
-        </header>
-    }
+    el!(
+        "header",
+        "class" = "toolbar",
+        "role" = "toolbar",
+        "aria-label" = text!(l, "ui.tb.aria")
+    )
+    .c(el!(
+        "h1",
+        "class" = "brand",
+        "title" = text!(l, "ui.tb.brand_tip")
+    )
+    .c("raftlab"))
+    .c(el!("div", "class" = "group")
+        .c(v.memos.panel(Slot::ToolbarPlay, stamp, || play_controls(v)))
+        .c(el!(
+            "span",
+            "class" = "clock",
+            "title" = text!(l, "ui.tb.clock_tip")
+        )
+        .c(tr!(
+            l,
+            "ui.tb.clock",
+            time = secs(sim.now),
+            tick = sim.now / 100
+        ))))
+    .c(v.memos
+        .panel(Slot::ToolbarOptions, stamp, || options_and_end(v)))
+    .done()
 }
 
 /// Play / pause, the pace and the fast button.
@@ -124,7 +194,7 @@ fn play_controls(v: &View) -> Html {
     let ui = v.ui;
     let l = ui.lang;
     let link = v.link;
-    let play = link.callback(|_| Msg::TogglePlay);
+    let play = send(link, Msg::TogglePlay);
     let speed = link.callback(|e: Event| {
         let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
         match Pace::parse(&s.value()) {
@@ -134,26 +204,56 @@ fn play_controls(v: &View) -> Html {
     });
     let options = pace_options(l, ui.pace);
     let teach = ui.pace == Pace::Teach;
-    let fast =
-        link.callback(move |_| Msg::Pace(if teach { Pace::Fixed(5.0) } else { Pace::Teach }));
+    let fast = send(
+        link,
+        Msg::Pace(if teach { Pace::Fixed(5.0) } else { Pace::Teach }),
+    );
     let running = v.running();
-    html! {
-        <>
-            <button class={classes!("play", running.then_some("on"))} onclick={play}
-                aria-label={if running { tr!(l, "ui.tb.pause_aria") } else { tr!(l, "ui.tb.play_aria") }} data-playing={running.to_string()}
-                title={tr!(l, "ui.tb.play_tip")}>
-                { if running { tr!(l, "ui.tb.pause") } else { tr!(l, "ui.tb.play") } }
-            </button>
-            <label class="field">
-                <span class="wide-only">{ tr!(l, "ui.tb.speed") }</span>
-                <select onchange={speed} aria-label={tr!(l, "ui.tb.speed_aria")}>{ options }</select>
-            </label>
-            <button class="fast" onclick={fast} aria-label={if teach { tr!(l, "ui.tb.fast_aria") } else { tr!(l, "ui.tb.slow_aria") }}
-                title={if teach { tr!(l, "ui.tb.fast_tip") } else { tr!(l, "ui.tb.back_teach_tip") }}>
-                { if teach { tr!(l, "ui.tb.fast") } else { tr!(l, "ui.tb.slow_btn") } }
-            </button>
-        </>
-    }
+    h::frag()
+        .c(el!(
+            "button",
+            "class" = classes!("play", running.then_some("on")),
+            "aria-label" = if running {
+                tr!(l, "ui.tb.pause_aria")
+            } else {
+                tr!(l, "ui.tb.play_aria")
+            },
+            "data-playing" = running.to_string(),
+            "title" = text!(l, "ui.tb.play_tip"),
+        )
+        .on_click(play)
+        .c(if running {
+            tr!(l, "ui.tb.pause")
+        } else {
+            tr!(l, "ui.tb.play")
+        }))
+        .c(el!("label", "class" = "field")
+            .c(el!("span", "class" = "wide-only").c(text!(l, "ui.tb.speed")))
+            .c(el!("select", "aria-label" = text!(l, "ui.tb.speed_aria"))
+                .on_change(speed)
+                .c(options)
+                .done()))
+        .c(el!(
+            "button",
+            "class" = "fast",
+            "aria-label" = if teach {
+                tr!(l, "ui.tb.fast_aria")
+            } else {
+                tr!(l, "ui.tb.slow_aria")
+            },
+            "title" = if teach {
+                tr!(l, "ui.tb.fast_tip")
+            } else {
+                tr!(l, "ui.tb.back_teach_tip")
+            },
+        )
+        .on_click(fast)
+        .c(if teach {
+            tr!(l, "ui.tb.fast")
+        } else {
+            tr!(l, "ui.tb.slow_btn")
+        }))
+        .done()
 }
 
 /// The folded cluster options, then the invariants badge, theme, language and help.
@@ -164,71 +264,132 @@ fn options_and_end(v: &View) -> Html {
     let link = v.link;
     let n_opts = (1..=9)
         .map(|n| {
-            html! { <option value={n.to_string()} selected={ui.forms.reset_n == n.to_string()}>{ n.to_string() }</option> }
+            el!(
+                "option",
+                "value" = n.to_string(),
+                "selected" = ui.forms.reset_n == n.to_string()
+            )
+            .c(n.to_string())
+            .done()
         })
         .collect::<Html>();
-    let set_n = link.callback(|e: Event| {
-        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
-        Msg::Field(Field::ResetN, s.value())
-    });
-    let set_seed = link.callback(|e: InputEvent| {
-        let s: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Field(Field::ResetSeed, s.value())
-    });
-    let reset = link.callback(|_| Msg::Reset);
+    let set_n = h::field(link, Field::ResetN);
+    let set_seed = h::field(link, Field::ResetSeed);
+    let reset = send(link, Msg::Reset);
     // Typed into the form first, applied on change.
-    let learner_typing = link.callback(|e: InputEvent| {
-        let s: web_sys::HtmlInputElement = e.target_unchecked_into();
-        Msg::Field(Field::LearnerReady, s.value())
-    });
+    let learner_typing = h::field(link, Field::LearnerReady);
     let learner_ready = link.callback(|e: Event| {
         let s: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::SetLearnerReady(s.value().trim().to_string())
     });
-    let theme = link.callback(|_| Msg::Theme);
-    let help = link.callback(|_| Msg::Help(Some(true)));
+    let theme = send(link, Msg::Theme);
+    let help = send(link, Msg::Help(Some(true)));
     let theme_label = match ui.theme {
         Theme::Auto => tr!(l, "ui.tb.theme_system"),
         Theme::Light => tr!(l, "ui.tb.theme_light"),
         Theme::Dark => tr!(l, "ui.tb.theme_dark"),
     };
     let o = &sim.opts;
-    html! {
-        <>
-            <details class="group options">
-                <summary aria-label={tr!(l, "ui.tb.options_aria")}>{ tr!(l, "ui.tb.options") }</summary>
-                <div class="switches">
-                    <div class="row">
-                        <label class="field">
-                            { tr!(l, "ui.tb.nodes") }
-                            <select onchange={set_n} aria-label={tr!(l, "ui.tb.nodes_aria")}>{ n_opts }</select>
-                        </label>
-                        <label class="field">
-                            { tr!(l, "ui.tb.seed") }
-                            <input class="num" type="number" min="0" value={ui.forms.reset_seed.clone()} oninput={set_seed} aria-label={tr!(l, "ui.tb.seed_aria")} />
-                        </label>
-                        <button onclick={reset} aria-label={tr!(l, "ui.tb.reset_aria")} title={tr!(l, "ui.tb.reset_tip")}>{ tr!(l, "ui.tb.reset") }</button>
-                    </div>
-                    { etcd_fields(v) }
-                    { switch(v, "prevote", tr!(l, "ui.tb.prevote"), o.prevote, "pre-vote") }
-                    { switch(v, "checkquorum", tr!(l, "ui.tb.checkquorum"), o.checkquorum, "check-quorum") }
-                    { switch(v, "strict-reconfig", tr!(l, "ui.tb.strict"), o.strict_reconfig, "strict reconfig") }
-                    { switch(v, "unsafe-commit", tr!(l, "ui.tb.unsafe"), o.unsafe_commit, "unsafe commit") }
-                    <label class="field" title={tip(l, "learner-ready")}>
-                        { tr!(l, "ui.tb.learner_ready") }
-                        <input class="num" type="number" min="0" max="100"
-                            value={ui.forms.learner_ready.clone().unwrap_or_else(|| o.learner_ready.to_string())}
-                            oninput={learner_typing} onchange={learner_ready} aria-label={tr!(l, "ui.tb.learner_ready_aria")} />
-                        { "%" }
-                    </label>
-                </div>
-            </details>
-            <div class="group end">
-                { event_log::badge(v) }
-                <button onclick={theme} aria-label={theme_label} title={theme_label}>{ "◐" }</button>
-                { super::lang_pref::switch(v) }
-                <button onclick={help} aria-label={tr!(l, "ui.tb.help_aria")} title={tr!(l, "ui.tb.help_tip")}>{ "?" }</button>
-            </div>
-        </>
-    }
+    h::frag()
+        .c(el!("details", "class" = "group options")
+            .c(
+                el!("summary", "aria-label" = text!(l, "ui.tb.options_aria"))
+                    .c(text!(l, "ui.tb.options")),
+            )
+            .c(el!("div", "class" = "switches")
+                .c(el!("div", "class" = "row")
+                    .c(el!("label", "class" = "field")
+                        .c(text!(l, "ui.tb.nodes"))
+                        .c(el!("select", "aria-label" = text!(l, "ui.tb.nodes_aria"))
+                            .on_change(set_n)
+                            .c(n_opts)
+                            .done()))
+                    .c(el!("label", "class" = "field")
+                        .c(text!(l, "ui.tb.seed"))
+                        .c(el!(
+                            "input",
+                            "class" = "num",
+                            "type" = "number",
+                            "min" = "0",
+                            "aria-label" = text!(l, "ui.tb.seed_aria"),
+                        )
+                        .on_input(set_seed)
+                        .value(ui.forms.reset_seed.clone())
+                        .done()))
+                    .c(el!(
+                        "button",
+                        "aria-label" = text!(l, "ui.tb.reset_aria"),
+                        "title" = text!(l, "ui.tb.reset_tip"),
+                    )
+                    .on_click(reset)
+                    .c(text!(l, "ui.tb.reset"))))
+                .c(etcd_fields(v))
+                .c(switch(
+                    v,
+                    "prevote",
+                    tr!(l, "ui.tb.prevote"),
+                    o.prevote,
+                    "pre-vote",
+                ))
+                .c(switch(
+                    v,
+                    "checkquorum",
+                    tr!(l, "ui.tb.checkquorum"),
+                    o.checkquorum,
+                    "check-quorum",
+                ))
+                .c(switch(
+                    v,
+                    "strict-reconfig",
+                    tr!(l, "ui.tb.strict"),
+                    o.strict_reconfig,
+                    "strict reconfig",
+                ))
+                .c(switch(
+                    v,
+                    "unsafe-commit",
+                    tr!(l, "ui.tb.unsafe"),
+                    o.unsafe_commit,
+                    "unsafe commit",
+                ))
+                .c(el!(
+                    "label",
+                    "class" = "field",
+                    "title" = tip(l, "learner-ready")
+                )
+                .c(text!(l, "ui.tb.learner_ready"))
+                .c(el!(
+                    "input",
+                    "class" = "num",
+                    "type" = "number",
+                    "min" = "0",
+                    "max" = "100",
+                    "aria-label" = text!(l, "ui.tb.learner_ready_aria"),
+                )
+                .on_input(learner_typing)
+                .on_change(learner_ready)
+                .value(
+                    ui.forms
+                        .learner_ready
+                        .clone()
+                        .unwrap_or_else(|| o.learner_ready.to_string()),
+                )
+                .done())
+                .c("%"))))
+        .c(el!("div", "class" = "group end")
+            .c(event_log::badge(v))
+            .c(
+                el!("button", "aria-label" = theme_label, "title" = theme_label)
+                    .on_click(theme)
+                    .c("◐"),
+            )
+            .c(super::lang_pref::switch(v))
+            .c(el!(
+                "button",
+                "aria-label" = text!(l, "ui.tb.help_aria"),
+                "title" = text!(l, "ui.tb.help_tip"),
+            )
+            .on_click(help)
+            .c("?")))
+        .done()
 }
