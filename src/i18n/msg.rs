@@ -44,6 +44,18 @@ impl Msg {
         }
     }
 
+    /// The message for the English catalog's entry `index` ([`super::key_index`]), without
+    /// values yet: the same message as `Msg::new` with that entry's key. Written `msg!("key")`
+    /// or `Msg::at(key_of!("key"))`, so the key is checked at compile time and its string is
+    /// not stored again beside the catalog's.
+    #[inline(never)]
+    pub fn at(index: u16) -> Msg {
+        Msg::Key {
+            key: Cow::Borrowed(super::key_at(index)),
+            args: Vec::new(),
+        }
+    }
+
     /// Text that reads the same in every language.
     pub fn verbatim(text: impl Into<String>) -> Msg {
         Msg::Verbatim(text.into())

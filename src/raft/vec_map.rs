@@ -3,7 +3,8 @@
 //! A cluster has at most 64 nodes, so a binary search over a vector is as fast as a tree and
 //! its code is a fraction of the size: every `BTreeMap<K, V>` instantiation brings its own
 //! copy of the tree's node handling (4 to 10 KB of wasm each), and the browser bundle holds
-//! one per key/value pair. Maps that can grow large (requests, log indexes) stay B-trees.
+//! one per key/value pair. The client requests, which grow at the back and shrink at the
+//! front, use `sim::id_map::IdMap`, a sorted deque.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

@@ -175,9 +175,9 @@ impl Action {
         use crate::i18n::Msg;
         let n = |id: NodeId| format!("n{id}");
         Some(match self {
-            Action::Kill(x) => Msg::new("cmd.kill").arg("id", n(*x)),
-            Action::Restart(x) => Msg::new("cmd.restart").arg("id", n(*x)),
-            Action::Compact(x) => Msg::new("cmd.compact").arg("id", n(*x)),
+            Action::Kill(x) => crate::msg!("cmd.kill").arg("id", n(*x)),
+            Action::Restart(x) => crate::msg!("cmd.restart").arg("id", n(*x)),
+            Action::Compact(x) => crate::msg!("cmd.compact").arg("id", n(*x)),
             _ => Msg::verbatim(self.etcdctl()?),
         })
     }

@@ -66,7 +66,7 @@ impl Glance {
         for (id, n) in &sim.nodes {
             let Some(was) = self.nodes.get(id) else {
                 out.push(
-                    Msg::new("chg.created")
+                    crate::msg!("chg.created")
                         .arg("id", *id)
                         .arg("status", labels::status(n.status)),
                 );
@@ -74,7 +74,7 @@ impl Glance {
             };
             if was.role != n.raft.role {
                 out.push(
-                    Msg::new("chg.became")
+                    crate::msg!("chg.became")
                         .arg("id", *id)
                         .arg("from", labels::role(was.role))
                         .arg("to", labels::role(n.raft.role)),
@@ -82,7 +82,7 @@ impl Glance {
             }
             if was.term != n.raft.term {
                 out.push(
-                    Msg::new("chg.term")
+                    crate::msg!("chg.term")
                         .arg("id", *id)
                         .arg("from", was.term)
                         .arg("to", n.raft.term),
@@ -90,7 +90,7 @@ impl Glance {
             }
             if was.committed != n.raft.log.committed {
                 out.push(
-                    Msg::new("chg.commit")
+                    crate::msg!("chg.commit")
                         .arg("id", *id)
                         .arg("from", was.committed)
                         .arg("to", n.raft.log.committed),
@@ -98,7 +98,7 @@ impl Glance {
             }
             if was.status != n.status {
                 out.push(
-                    Msg::new("chg.became")
+                    crate::msg!("chg.became")
                         .arg("id", *id)
                         .arg("from", labels::status(was.status))
                         .arg("to", labels::status(n.status)),
@@ -114,7 +114,7 @@ impl Glance {
         for ((from, t), to) in sent {
             let to: Vec<String> = to.iter().map(|t| format!("n{t}")).collect();
             out.push(
-                Msg::new("chg.sent")
+                crate::msg!("chg.sent")
                     .arg("from", from)
                     .arg("type", labels::msg_type(t))
                     .arg("to", to.join(", ")),
@@ -128,7 +128,7 @@ impl Glance {
 fn joined(parts: &[Msg]) -> Msg {
     let mut it = parts.iter().cloned();
     let first = it.next().unwrap_or_else(|| Msg::verbatim(""));
-    it.fold(first, |a, b| Msg::new("chg.and").arg("a", a).arg("b", b))
+    it.fold(first, |a, b| crate::msg!("chg.and").arg("a", a).arg("b", b))
 }
 
 /// What one "next change" step did.
@@ -153,7 +153,7 @@ impl Change {
 
     /// The line as a message, worded when shown (so switching language rewords it).
     pub fn words(&self) -> Msg {
-        let mut m = Msg::new("chg.line")
+        let mut m = crate::msg!("chg.line")
             .arg("time", super::decimal::fixed(self.time as f64 / 1000.0, 3))
             .arg("event", self.event.clone())
             .arg("changes", joined(&self.changes));
@@ -161,8 +161,8 @@ impl Change {
             "after",
             match self.skipped {
                 0 => Msg::verbatim(""),
-                1 => Msg::new("chg.after_one"),
-                n => Msg::new("chg.after").arg("n", n),
+                1 => crate::msg!("chg.after_one"),
+                n => crate::msg!("chg.after").arg("n", n),
             },
         );
         m
@@ -172,20 +172,20 @@ impl Change {
 /// The next event in words, before it runs; None when nothing is scheduled.
 pub fn next_event_words(sim: &Sim) -> Option<Msg> {
     Some(match sim.peek_event()? {
-        NextEvent::Tick(id) => Msg::new("chg.tick").arg("id", id),
-        NextEvent::Void => Msg::new("chg.void"),
-        NextEvent::Deadline(req) => Msg::new("chg.deadline").arg("req", req),
-        NextEvent::Retry => Msg::new("chg.retry"),
-        NextEvent::StopRemoved(id) => Msg::new("chg.stop_removed").arg("id", id),
+        NextEvent::Tick(id) => crate::msg!("chg.tick").arg("id", id),
+        NextEvent::Void => crate::msg!("chg.void"),
+        NextEvent::Deadline(req) => crate::msg!("chg.deadline").arg("req", req),
+        NextEvent::Retry => crate::msg!("chg.retry"),
+        NextEvent::StopRemoved(id) => crate::msg!("chg.stop_removed").arg("id", id),
         NextEvent::Delivery(f) => {
-            let what = Msg::new("chg.message")
+            let what = crate::msg!("chg.message")
                 .arg("type", labels::msg_type(f.msg.msg_type))
                 .arg("from", f.msg.from)
                 .arg("to", f.msg.to)
                 .arg("term", f.msg.term);
             match sim.drop_why(f) {
-                None => Msg::new("chg.delivered").arg("what", what),
-                Some(r) => Msg::new("chg.dropped").arg("what", what).arg("why", r),
+                None => crate::msg!("chg.delivered").arg("what", what),
+                Some(r) => crate::msg!("chg.dropped").arg("what", what).arg("why", r),
             }
         }
     })
@@ -224,12 +224,12 @@ fn step_and_word(tl: &mut Timeline, skipped: u64) -> Option<Stepped> {
     Some(Stepped {
         change: Change {
             event: if replayed {
-                Msg::new("chg.replayed")
+                crate::msg!("chg.replayed")
             } else {
-                event.unwrap_or_else(|| Msg::new("chg.event"))
+                event.unwrap_or_else(|| crate::msg!("chg.event"))
             },
             changes: if quiet {
-                vec![Msg::new("chg.nothing")]
+                vec![crate::msg!("chg.nothing")]
             } else {
                 changes
             },
@@ -330,7 +330,7 @@ mod tests {
         let mut tl = Timeline::new(3, Options::default());
         let c = step_one(&mut tl).unwrap();
         assert!(c.event.to_string().ends_with("timer tick"), "{c:?}");
-        assert_eq!(c.changes, vec![Msg::new("chg.nothing")]);
+        assert_eq!(c.changes, vec![crate::msg!("chg.nothing")]);
         assert_eq!(tl.sim().processed, 1);
     }
 

@@ -334,10 +334,10 @@ pub(crate) fn print_table(sim: &Sim, lang: Lang) {
     let q = sim.quorum_status();
     let half = |h: &super::health::HalfStatus| {
         let reach = match h.reachable {
-            None => Msg::new("cli.q.no_leader"),
-            Some(r) => Msg::new("cli.q.reachable").arg("n", r),
+            None => crate::msg!("cli.q.no_leader"),
+            Some(r) => crate::msg!("cli.q.reachable").arg("n", r),
         };
-        Msg::new("cli.q.half")
+        crate::msg!("cli.q.half")
             .arg("quorum", h.quorum)
             .arg("voters", h.voters.len())
             .arg("alive", h.alive)
@@ -347,13 +347,15 @@ pub(crate) fn print_table(sim: &Sim, lang: Lang) {
                 if h.has_quorum {
                     Msg::verbatim("")
                 } else {
-                    Msg::new("cli.q.lost")
+                    crate::msg!("cli.q.lost")
                 },
             )
     };
     let mut line = half(&q.incoming);
     if let Some(o) = &q.outgoing {
-        line = Msg::new("cli.q.joint").arg("new", line).arg("old", half(o));
+        line = crate::msg!("cli.q.joint")
+            .arg("new", line)
+            .arg("old", half(o));
     }
     println!(
         "tick {}  {}  {}",

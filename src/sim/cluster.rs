@@ -7,7 +7,7 @@
 //! options plus actions replay the same run anywhere.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use crate::i18n::{Lang, Msg};
 use crate::raft::invariants::{Checker, Observed};
@@ -20,6 +20,7 @@ use super::action::Action;
 use super::client::{Outcome, Refusal, ReqKind, Request};
 use super::event::{Event, EventKind};
 use super::health::Shape;
+use super::id_map::IdMap;
 use super::network::{InFlight, Network};
 use super::options::Options;
 use super::requests::Waiting;
@@ -143,12 +144,12 @@ enum Cause {
 impl Cause {
     fn words(&self) -> Msg {
         match self {
-            Cause::Tick(id) => Msg::new("cause.tick").arg("id", *id),
-            Cause::Delivered(t, from, to) => Msg::new("cause.delivered")
+            Cause::Tick(id) => crate::msg!("cause.tick").arg("id", *id),
+            Cause::Delivered(t, from, to) => crate::msg!("cause.delivered")
                 .arg("type", labels::msg_type(*t))
                 .arg("from", *from)
                 .arg("to", *to),
-            Cause::Dropped(t, from, to, reason) => Msg::new("cause.dropped")
+            Cause::Dropped(t, from, to, reason) => crate::msg!("cause.dropped")
                 .arg("type", labels::msg_type(*t))
                 .arg("from", *from)
                 .arg("to", *to)
@@ -196,7 +197,7 @@ pub struct Sim {
     /// Events ever logged.
     pub event_count: u64,
     /// Recent client requests by id.
-    pub requests: BTreeMap<u64, Request>,
+    pub requests: IdMap<Request>,
     pub(super) next_req: u64,
     /// Requests no member could take yet, retried after every event until their deadline.
     pub waiting: VecMap<u64, Waiting>,
@@ -275,7 +276,7 @@ impl Sim {
             rng: rng.fork(0),
             events: VecDeque::new(),
             event_count: 0,
-            requests: BTreeMap::new(),
+            requests: IdMap::new(),
             next_req: 1,
             waiting: VecMap::new(),
             retry_scheduled: false,
@@ -304,7 +305,7 @@ impl Sim {
         sim.log(
             None,
             EventKind::Info,
-            Msg::new("ev.cluster_created")
+            crate::msg!("ev.cluster_created")
                 .arg("n", n)
                 .arg("seed", sim.opts.seed),
         );
@@ -507,7 +508,7 @@ impl Sim {
                 self.stopping.remove(&node);
                 let current = self.nodes.get(&node).is_some_and(|n| n.epoch == epoch);
                 if current {
-                    self.stop_as_removed(node, Msg::new("ev.stopped_removed").arg("id", node));
+                    self.stop_as_removed(node, crate::msg!("ev.stopped_removed").arg("id", node));
                 }
                 None
             }
@@ -519,7 +520,7 @@ impl Sim {
                 self.retry_scheduled = false;
                 let sent_to = self.retry_waiting();
                 if !sent_to.is_empty() {
-                    self.check(|| Msg::new("cause.retried"), Some(&sent_to));
+                    self.check(|| crate::msg!("cause.retried"), Some(&sent_to));
                 }
                 None
             }
@@ -634,7 +635,10 @@ impl Sim {
 
     /// etcd's transport answers a removed member with "410 Gone" and the member shuts down.
     fn stop_removed(&mut self, id: NodeId, by: NodeId) {
-        self.stop_as_removed(id, Msg::new("ev.told_removed").arg("id", id).arg("by", by));
+        self.stop_as_removed(
+            id,
+            crate::msg!("ev.told_removed").arg("id", id).arg("by", by),
+        );
     }
 
     /// A running member that knows it was removed stops for good (etcd: "the member has been
@@ -758,7 +762,7 @@ impl Sim {
                     self.log(
                         Some(id),
                         EventKind::Client,
-                        Msg::new("ev.committed")
+                        crate::msg!("ev.committed")
                             .arg("label", label)
                             .arg("index", *index),
                     );
@@ -788,7 +792,7 @@ impl Sim {
                 {
                     Some(true) => self.reject(*req, Refusal::Dropped { reason: *reason }),
                     None if *req == 0 => {
-                        let text = Msg::new("ev.node_refused")
+                        let text = crate::msg!("ev.node_refused")
                             .arg("id", id)
                             .arg("why", words::proposal_refusal(*reason));
                         self.log(Some(id), EventKind::Membership, text);
@@ -819,7 +823,7 @@ impl Sim {
                         self.log(
                             Some(id),
                             EventKind::Read,
-                            Msg::new("ev.read_result")
+                            crate::msg!("ev.read_result")
                                 .arg("label", label)
                                 .arg("id", id)
                                 .arg("value", shown)
@@ -878,7 +882,7 @@ impl Sim {
             self.log(
                 Some(id),
                 EventKind::Membership,
-                Msg::new("ev.conf_applied")
+                crate::msg!("ev.conf_applied")
                     .arg("change", words::conf_change(change))
                     .arg("index", index)
                     .arg("config", config),
@@ -903,7 +907,7 @@ impl Sim {
                 self.log(
                     Some(id),
                     EventKind::Membership,
-                    Msg::new("ev.learned_removed").arg("id", id),
+                    crate::msg!("ev.learned_removed").arg("id", id),
                 );
                 self.stopping.insert(id);
                 self.schedule(
@@ -979,7 +983,7 @@ impl Sim {
             self.log(
                 None,
                 EventKind::Invariant,
-                Msg::new("ev.invariant")
+                crate::msg!("ev.invariant")
                     .arg("invariant", invariant_words::name(&v.invariant))
                     .arg("detail", invariant_words::detail(&v.detail))
                     .arg("cause", cause_words.clone()),
@@ -999,13 +1003,13 @@ impl Sim {
     pub(super) fn node_ref(&self, id: NodeId) -> Result<&SimNode, Msg> {
         self.nodes
             .get(&id)
-            .ok_or_else(|| Msg::new("err.no_such_node").arg("id", id))
+            .ok_or_else(|| crate::msg!("err.no_such_node").arg("id", id))
     }
 
     fn require_running(&self, id: NodeId) -> Result<(), Msg> {
         let n = self.node_ref(id)?;
         if n.status != Status::Running {
-            return Err(Msg::new("err.node_is")
+            return Err(crate::msg!("err.node_is")
                 .arg("id", id)
                 .arg("status", labels::status(n.status)));
         }
@@ -1054,14 +1058,14 @@ impl Sim {
                 self.log(
                     Some(*id),
                     EventKind::Fault,
-                    Msg::new("ev.crashed").arg("id", *id),
+                    crate::msg!("ev.crashed").arg("id", *id),
                 );
                 self.fail_reads_via(*id);
             }
             Action::Restart(id) => {
                 let n = self.node_ref(*id)?;
                 if n.status != Status::Killed {
-                    return Err(Msg::new("err.not_killed")
+                    return Err(crate::msg!("err.not_killed")
                         .arg("id", *id)
                         .arg("status", labels::status(n.status)));
                 }
@@ -1069,7 +1073,7 @@ impl Sim {
                 self.log(
                     Some(*id),
                     EventKind::Fault,
-                    Msg::new("ev.restarted").arg("id", *id),
+                    crate::msg!("ev.restarted").arg("id", *id),
                 );
             }
             Action::Isolate(id) => {
@@ -1079,7 +1083,7 @@ impl Sim {
                 self.log(
                     Some(*id),
                     EventKind::Fault,
-                    Msg::new("ev.isolated").arg("id", *id),
+                    crate::msg!("ev.isolated").arg("id", *id),
                 );
             }
             Action::Partition(groups) => {
@@ -1093,7 +1097,7 @@ impl Sim {
                 self.log(
                     None,
                     EventKind::Fault,
-                    Msg::new("ev.partitioned")
+                    crate::msg!("ev.partitioned")
                         .arg("groups", action.to_scn().trim_start_matches("partition ")),
                 );
             }
@@ -1101,29 +1105,29 @@ impl Sim {
                 self.node_ref(*a)?;
                 self.node_ref(*b)?;
                 if a == b {
-                    return Err(Msg::new("err.cut_itself"));
+                    return Err(crate::msg!("err.cut_itself"));
                 }
                 self.net.cut(*a, *b);
                 self.log(
                     None,
                     EventKind::Fault,
-                    Msg::new("ev.cut").arg("a", *a).arg("b", *b),
+                    crate::msg!("ev.cut").arg("a", *a).arg("b", *b),
                 );
             }
             Action::Loss(p) => {
                 if *p > 100 {
-                    return Err(Msg::new("err.loss_over").arg("percent", *p));
+                    return Err(crate::msg!("err.loss_over").arg("percent", *p));
                 }
                 self.net.loss = *p;
                 self.log(
                     None,
                     EventKind::Fault,
-                    Msg::new("ev.loss").arg("percent", *p),
+                    crate::msg!("ev.loss").arg("percent", *p),
                 );
             }
             Action::Heal => {
                 self.net.heal();
-                self.log(None, EventKind::Fault, Msg::new("ev.healed"));
+                self.log(None, EventKind::Fault, crate::msg!("ev.healed"));
             }
             Action::Campaign(id) => {
                 self.require_running(*id)?;
@@ -1149,16 +1153,16 @@ impl Sim {
                         self.log(
                             Some(*id),
                             EventKind::Membership,
-                            Msg::new("ev.started").arg("id", *id),
+                            crate::msg!("ev.started").arg("id", *id),
                         );
                     }
                     Status::Misconfigured => self.log(
                         Some(*id),
                         EventKind::Membership,
-                        Msg::new("ev.never_up").arg("id", *id),
+                        crate::msg!("ev.never_up").arg("id", *id),
                     ),
                     s => {
-                        return Err(Msg::new("err.not_new_member")
+                        return Err(crate::msg!("err.not_new_member")
                             .arg("id", *id)
                             .arg("status", labels::status(s)))
                     }
@@ -1186,7 +1190,7 @@ impl Sim {
                     .chain(learners)
                     .find(|id| self.removed.contains(id))
                 {
-                    return Err(Msg::new("err.id_reused").arg("id", *id));
+                    return Err(crate::msg!("err.id_reused").arg("id", *id));
                 }
                 let mut changes = Vec::new();
                 for id in add {
@@ -1199,7 +1203,7 @@ impl Sim {
                     changes.push(ConfChangeSingle::RemoveNode(*id));
                 }
                 if changes.is_empty() {
-                    return Err(Msg::new("err.empty_change"));
+                    return Err(crate::msg!("err.empty_change"));
                 }
                 let fresh: Vec<NodeId> = add
                     .iter()
@@ -1223,7 +1227,7 @@ impl Sim {
             Action::ForceNewCluster(id) => {
                 let n = self.node_ref(*id)?;
                 if !matches!(n.status, Status::Running | Status::Killed) {
-                    return Err(Msg::new("err.node_is")
+                    return Err(crate::msg!("err.node_is")
                         .arg("id", *id)
                         .arg("status", labels::status(n.status)));
                 }
@@ -1235,17 +1239,17 @@ impl Sim {
                 self.log(
                     Some(*id),
                     EventKind::Membership,
-                    Msg::new("ev.force_new_cluster").arg("id", *id),
+                    crate::msg!("ev.force_new_cluster").arg("id", *id),
                 );
             }
             Action::Drop(mid) => {
                 let Some(f) = self.net.in_flight.remove(mid) else {
-                    return Err(Msg::new("err.no_message").arg("id", *mid));
+                    return Err(crate::msg!("err.no_message").arg("id", *mid));
                 };
                 self.log(
                     Some(f.msg.from),
                     EventKind::Fault,
-                    Msg::new("ev.dropped_by_hand")
+                    crate::msg!("ev.dropped_by_hand")
                         .arg("type", labels::etcd_msg(f.msg.msg_type))
                         .arg("from", f.msg.from)
                         .arg("to", f.msg.to),
@@ -1257,7 +1261,7 @@ impl Sim {
                 o.set(name, value)?;
                 o.check()?;
                 if o.seed != self.opts.seed {
-                    return Err(Msg::new("err.seed_fixed"));
+                    return Err(crate::msg!("err.seed_fixed"));
                 }
                 self.opts = o;
                 let cfg = self.opts.raft_config();
@@ -1267,7 +1271,7 @@ impl Sim {
                 self.log(
                     None,
                     EventKind::Info,
-                    Msg::new("ev.option_set")
+                    crate::msg!("ev.option_set")
                         .arg("name", name.as_str())
                         .arg("value", value.as_str()),
                 );
@@ -1374,6 +1378,6 @@ fn unknown_commit_bound() -> u64 {
 fn shown_value(value: Option<&str>) -> Msg {
     match value {
         Some(v) => Msg::verbatim(v),
-        None => Msg::new("word.none"),
+        None => crate::msg!("word.none"),
     }
 }

@@ -288,13 +288,13 @@ pub fn diff_words(d: &Diff) -> Msg {
 fn value_words(v: &str) -> Msg {
     if let Some(rest) = v.strip_prefix("request ") {
         if let Some((id, what)) = rest.split_once(' ') {
-            return Msg::new("cmp.request")
+            return crate::msg!("cmp.request")
                 .arg("id", id)
                 .arg("outcome", value_words(what));
         }
     }
     if let Some(e) = v.strip_prefix("failed: ") {
-        return Msg::new("cmp.v.failed").arg("error", e);
+        return crate::msg!("cmp.v.failed").arg("error", e);
     }
     let key = match v {
         "running" => "status.running",

@@ -132,7 +132,10 @@ pub fn parse(text: &str, col: usize) -> Result<Cond, ParseError> {
         }
     }
     let Some((at, sym, op)) = found else {
-        return Err(err(col, Msg::new("parse.no_comparison").arg("text", text)));
+        return Err(err(
+            col,
+            crate::msg!("parse.no_comparison").arg("text", text),
+        ));
     };
     let op_col = col + text[..at].chars().count();
     let lhs_text = &text[..at];
@@ -140,7 +143,7 @@ pub fn parse(text: &str, col: usize) -> Result<Cond, ParseError> {
     let rhs_col = op_col + sym.len() + 1;
     let words = tokenize(lhs_text);
     let Some(first) = words.first() else {
-        return Err(err(col, Msg::new("parse.missing_lhs")));
+        return Err(err(col, crate::msg!("parse.missing_lhs")));
     };
     let first = Tok {
         s: first.s,
@@ -153,24 +156,30 @@ pub fn parse(text: &str, col: usize) -> Result<Cond, ParseError> {
     if words.len() > 2 {
         return Err(err(
             col + words[2].col - 1,
-            Msg::new("parse.unexpected").arg("got", words[2].s),
+            crate::msg!("parse.unexpected").arg("got", words[2].s),
         ));
     }
     if rhs_text.is_empty() {
-        return Err(err(rhs_col, Msg::new("parse.missing_rhs")));
+        return Err(err(rhs_col, crate::msg!("parse.missing_rhs")));
     }
     if rhs_text.split_whitespace().count() > 1 {
         return Err(err(
             rhs_col,
-            Msg::new("parse.one_value").arg("got", rhs_text),
+            crate::msg!("parse.one_value").arg("got", rhs_text),
         ));
     }
     let (lhs, kind) = parse_lhs(first, extra)?;
     if kind == Kind::Word && !matches!(op, Op::Eq | Op::Ne) {
-        return Err(err(op_col, Msg::new("parse.eq_only").arg("what", first.s)));
+        return Err(err(
+            op_col,
+            crate::msg!("parse.eq_only").arg("what", first.s),
+        ));
     }
     if kind == Kind::Int && rhs_text.parse::<u64>().is_err() {
-        return Err(err(rhs_col, Msg::new("opt.not_whole").arg("v", rhs_text)));
+        return Err(err(
+            rhs_col,
+            crate::msg!("opt.not_whole").arg("v", rhs_text),
+        ));
     }
     check_rhs(&lhs, rhs_text).map_err(|m| err(rhs_col, m))?;
     Ok(Cond {
@@ -183,7 +192,7 @@ pub fn parse(text: &str, col: usize) -> Result<Cond, ParseError> {
 
 fn no_extra(extra: Option<Tok>) -> Result<(), ParseError> {
     match extra {
-        Some(t) => Err(err(t.col, Msg::new("parse.unexpected").arg("got", t.s))),
+        Some(t) => Err(err(t.col, crate::msg!("parse.unexpected").arg("got", t.s))),
         None => Ok(()),
     }
 }
@@ -209,7 +218,7 @@ fn parse_lhs(first: Tok, extra: Option<Tok>) -> Result<(Lhs, Kind), ParseError> 
     let Some((n, field)) = first.s.split_once('.') else {
         return Err(err(
             first.col,
-            Msg::new("parse.unknown_cond").arg("got", first.s),
+            crate::msg!("parse.unknown_cond").arg("got", first.s),
         ));
     };
     let id = node(Tok {
@@ -225,7 +234,9 @@ fn parse_lhs(first: Tok, extra: Option<Tok>) -> Result<(Lhs, Kind), ParseError> 
         let t = extra.ok_or_else(|| {
             err(
                 fcol,
-                Msg::new("parse.needs_peer").arg("field", field).arg("n", n),
+                crate::msg!("parse.needs_peer")
+                    .arg("field", field)
+                    .arg("n", n),
             )
         })?;
         node(t)
@@ -243,12 +254,15 @@ fn parse_lhs(first: Tok, extra: Option<Tok>) -> Result<(Lhs, Kind), ParseError> 
         "status" => simple(Lhs::Status(id), Kind::Word),
         "member" => simple(Lhs::Member(id), Kind::Word),
         "value" => {
-            let key = extra.ok_or_else(|| err(fcol, Msg::new("parse.value_needs_key")))?;
+            let key = extra.ok_or_else(|| err(fcol, crate::msg!("parse.value_needs_key")))?;
             Ok((Lhs::Value(id, key.s.to_string()), Kind::Word))
         }
         "progress" => Ok((Lhs::Progress(id, peer()?), Kind::Word)),
         "match" => Ok((Lhs::Match(id, peer()?), Kind::Int)),
-        _ => Err(err(fcol, Msg::new("parse.unknown_field").arg("got", field))),
+        _ => Err(err(
+            fcol,
+            crate::msg!("parse.unknown_field").arg("got", field),
+        )),
     }
 }
 
@@ -259,9 +273,9 @@ fn one_of(v: &str, allowed: &[&str]) -> Result<(), Msg> {
         let allowed = allowed
             .iter()
             .map(|w| Msg::verbatim(*w))
-            .reduce(|a, b| Msg::new("parse.or").arg("a", a).arg("b", b))
+            .reduce(|a, b| crate::msg!("parse.or").arg("a", a).arg("b", b))
             .unwrap_or_else(|| Msg::verbatim(""));
-        Err(Msg::new("parse.one_of")
+        Err(crate::msg!("parse.one_of")
             .arg("allowed", allowed)
             .arg("got", v))
     }

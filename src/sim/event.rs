@@ -256,14 +256,14 @@ mod tests {
     use super::*;
 
     fn crashed() -> Event {
-        let msg = Msg::new("ev.crashed").arg("id", 3u64);
+        let msg = crate::msg!("ev.crashed").arg("id", 3u64);
         Event::new(1, 200, Some(3), EventKind::Fault, msg, None)
     }
 
     /// The text is worded late, but reads, compares, prints and serializes as a field would.
     #[test]
     fn the_lazy_text_behaves_as_a_field() {
-        let english = Msg::new("ev.crashed").arg("id", 3u64).render(Lang::En);
+        let english = crate::msg!("ev.crashed").arg("id", 3u64).render(Lang::En);
         assert!(english.contains("n3"), "{english}");
         let e = crashed();
         let json = serde_json::to_string(&e).unwrap();

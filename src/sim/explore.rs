@@ -202,8 +202,7 @@ impl ExploreSpec {
                 let t = toks.get(i + 1).ok_or_else(|| {
                     err(
                         line.chars().count() + 1,
-                        crate::i18n::Msg::new("parse.missing")
-                            .arg("what", crate::i18n::Msg::new("parse.w.condition")),
+                        crate::msg!("parse.missing").arg("what", crate::msg!("parse.w.condition")),
                     )
                 })?;
                 let text = &line[super::scenario::line_byte(line, t.col)..];
@@ -213,7 +212,7 @@ impl ExploreSpec {
             let v = toks.get(i + 1).ok_or_else(|| {
                 err(
                     line.chars().count() + 1,
-                    crate::i18n::Msg::new("parse.missing_value_after").arg("k", k.s),
+                    crate::msg!("parse.missing_value_after").arg("k", k.s),
                 )
             })?;
             spec.set(k.s, v.s).map_err(|m| err(k.col, m))?;
@@ -620,8 +619,8 @@ impl Explorer {
         // counterexample reads as a lesson does (`say.zh`, `# title.zh:`).
         for lang in Lang::ALL {
             let tag = lang.scn_suffix();
-            let title = Msg::new("ex.scn.title").arg("kind", kind.clone());
-            let description = Msg::new("ex.scn.description")
+            let title = crate::msg!("ex.scn.title").arg("kind", kind.clone());
+            let description = crate::msg!("ex.scn.description")
                 .arg("seed", self.spec.seed)
                 .arg("index", found.index)
                 .arg("from", found.original.len())
@@ -643,7 +642,7 @@ impl Explorer {
         }
         out.push_str(&format!("at {}\n", found.hit.time));
         for lang in Lang::ALL {
-            let said = Msg::new("ex.scn.say")
+            let said = crate::msg!("ex.scn.say")
                 .arg("kind", kind.clone())
                 .arg("detail", found.hit.detail.clone());
             out.push_str(&format!(
@@ -662,6 +661,9 @@ impl Explorer {
     }
 }
 
+// Full Unicode case mapping (clippy.toml disallows it for its tables' size): a said line can
+// start with any letter, and this runs in the explore worker and the CLI, not in the page.
+#[allow(clippy::disallowed_methods)]
 fn capitalized(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
@@ -993,7 +995,7 @@ impl<'a> Run<'a> {
             return Some(Hit {
                 kind: HitKind::Invariant,
                 time: now,
-                detail: Msg::new("ex.d.invariant")
+                detail: crate::msg!("ex.d.invariant")
                     .arg("invariant", invariant_words::name(&v.invariant))
                     .arg("detail", invariant_words::detail(&v.detail))
                     .arg(
@@ -1011,7 +1013,7 @@ impl<'a> Run<'a> {
                 return Some(Hit {
                     kind: HitKind::Condition,
                     time: now,
-                    detail: Msg::new("ex.d.condition")
+                    detail: crate::msg!("ex.d.condition")
                         .arg("cond", c.text.as_str())
                         .arg("actual", actual),
                     check: Some(c.negated().text),
@@ -1080,7 +1082,7 @@ impl<'a> Run<'a> {
         (sim.now - since >= limit).then(|| Hit {
             kind: HitKind::Liveness,
             time: sim.now,
-            detail: Msg::new("ex.d.liveness")
+            detail: crate::msg!("ex.d.liveness")
                 .arg("timeouts", self.ex.spec.liveness)
                 .arg(
                     "ticks",

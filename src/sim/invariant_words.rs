@@ -26,16 +26,16 @@ const WORDED: [&str; 6] = ["has", "th", "x", "y", "why", "old"];
 
 /// An invariant's name as the checker gives it ("leader completeness").
 pub fn name(name: &str) -> Msg {
-    Msg::new(match name {
-        "term never goes back" => "inv.term_monotonic",
-        "commit never goes back" => "inv.commit_monotonic",
-        "state machine safety" => "inv.state_machine_safety",
-        "log matching" => "inv.log_matching",
-        "election safety" => "inv.election_safety",
-        "leader completeness" => "inv.leader_completeness",
-        "leader append-only" => "inv.leader_append_only",
-        "at most one pending configuration change" => "inv.one_pending_conf",
-        "learners never counted" => "inv.learners_not_counted",
+    Msg::at(match name {
+        "term never goes back" => crate::key_of!("inv.term_monotonic"),
+        "commit never goes back" => crate::key_of!("inv.commit_monotonic"),
+        "state machine safety" => crate::key_of!("inv.state_machine_safety"),
+        "log matching" => crate::key_of!("inv.log_matching"),
+        "election safety" => crate::key_of!("inv.election_safety"),
+        "leader completeness" => crate::key_of!("inv.leader_completeness"),
+        "leader append-only" => crate::key_of!("inv.leader_append_only"),
+        "at most one pending configuration change" => crate::key_of!("inv.one_pending_conf"),
+        "learners never counted" => crate::key_of!("inv.learners_not_counted"),
         // "snapshot <= applied <= commit <= last" is notation, the same in every language.
         _ => return Msg::verbatim(name),
     })

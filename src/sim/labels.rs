@@ -8,10 +8,10 @@ use super::cluster::Status;
 
 /// The name of a progress state ("probe", "探测").
 pub fn progress(state: ProgressState) -> Msg {
-    Msg::new(match state {
-        ProgressState::Probe => "progress.probe",
-        ProgressState::Replicate => "progress.replicate",
-        ProgressState::Snapshot => "progress.snapshot",
+    Msg::at(match state {
+        ProgressState::Probe => crate::key_of!("progress.probe"),
+        ProgressState::Replicate => crate::key_of!("progress.replicate"),
+        ProgressState::Snapshot => crate::key_of!("progress.snapshot"),
     })
 }
 
@@ -24,46 +24,46 @@ pub fn etcd_msg(t: MsgType) -> String {
 /// A message type's name for people: raftlab's short name in English ("append"), etcd's
 /// in Chinese ("MsgApp"), as the message card shows it.
 pub fn msg_type(t: MsgType) -> Msg {
-    Msg::new(match t {
-        MsgType::Hup => "mt.hup",
-        MsgType::Beat => "mt.beat",
-        MsgType::Prop => "mt.prop",
-        MsgType::App => "mt.app",
-        MsgType::AppResp => "mt.app_resp",
-        MsgType::Vote => "mt.vote",
-        MsgType::VoteResp => "mt.vote_resp",
-        MsgType::PreVote => "mt.pre_vote",
-        MsgType::PreVoteResp => "mt.pre_vote_resp",
-        MsgType::Snap => "mt.snap",
-        MsgType::Heartbeat => "mt.heartbeat",
-        MsgType::HeartbeatResp => "mt.heartbeat_resp",
-        MsgType::CheckQuorum => "mt.check_quorum",
-        MsgType::TransferLeader => "mt.transfer_leader",
-        MsgType::TimeoutNow => "mt.timeout_now",
-        MsgType::ReadIndex => "mt.read_index",
-        MsgType::ReadIndexResp => "mt.read_index_resp",
-        MsgType::SnapStatus => "mt.snap_status",
+    Msg::at(match t {
+        MsgType::Hup => crate::key_of!("mt.hup"),
+        MsgType::Beat => crate::key_of!("mt.beat"),
+        MsgType::Prop => crate::key_of!("mt.prop"),
+        MsgType::App => crate::key_of!("mt.app"),
+        MsgType::AppResp => crate::key_of!("mt.app_resp"),
+        MsgType::Vote => crate::key_of!("mt.vote"),
+        MsgType::VoteResp => crate::key_of!("mt.vote_resp"),
+        MsgType::PreVote => crate::key_of!("mt.pre_vote"),
+        MsgType::PreVoteResp => crate::key_of!("mt.pre_vote_resp"),
+        MsgType::Snap => crate::key_of!("mt.snap"),
+        MsgType::Heartbeat => crate::key_of!("mt.heartbeat"),
+        MsgType::HeartbeatResp => crate::key_of!("mt.heartbeat_resp"),
+        MsgType::CheckQuorum => crate::key_of!("mt.check_quorum"),
+        MsgType::TransferLeader => crate::key_of!("mt.transfer_leader"),
+        MsgType::TimeoutNow => crate::key_of!("mt.timeout_now"),
+        MsgType::ReadIndex => crate::key_of!("mt.read_index"),
+        MsgType::ReadIndexResp => crate::key_of!("mt.read_index_resp"),
+        MsgType::SnapStatus => crate::key_of!("mt.snap_status"),
     })
 }
 
 /// The name of a role ("pre-candidate", "预候选者").
 pub fn role(role: Role) -> Msg {
-    Msg::new(match role {
-        Role::Follower => "role.follower",
-        Role::PreCandidate => "role.precandidate",
-        Role::Candidate => "role.candidate",
-        Role::Leader => "role.leader",
+    Msg::at(match role {
+        Role::Follower => crate::key_of!("role.follower"),
+        Role::PreCandidate => crate::key_of!("role.precandidate"),
+        Role::Candidate => crate::key_of!("role.candidate"),
+        Role::Leader => crate::key_of!("role.leader"),
     })
 }
 
 /// The name of a node's status ("not started", "未启动").
 pub fn status(status: Status) -> Msg {
-    Msg::new(match status {
-        Status::Running => "status.running",
-        Status::Killed => "status.killed",
-        Status::NotStarted => "status.not_started",
-        Status::Misconfigured => "status.misconfigured",
-        Status::Removed => "status.removed",
+    Msg::at(match status {
+        Status::Running => crate::key_of!("status.running"),
+        Status::Killed => crate::key_of!("status.killed"),
+        Status::NotStarted => crate::key_of!("status.not_started"),
+        Status::Misconfigured => crate::key_of!("status.misconfigured"),
+        Status::Removed => crate::key_of!("status.removed"),
     })
 }
 
@@ -71,39 +71,39 @@ pub fn status(status: Status) -> Msg {
 /// etcdctl-like commands ("member add n4") and stay as they are.
 pub fn request(kind: &ReqKind) -> Msg {
     match kind {
-        ReqKind::Write { key, value } => Msg::new("req.put")
+        ReqKind::Write { key, value } => crate::msg!("req.put")
             .arg("key", key.as_str())
             .arg("value", value.as_str()),
-        ReqKind::Read { key, linearizable } => Msg::new(if *linearizable {
-            "req.read_linearizable"
+        ReqKind::Read { key, linearizable } => Msg::at(if *linearizable {
+            crate::key_of!("req.read_linearizable")
         } else {
-            "req.read_serializable"
+            crate::key_of!("req.read_serializable")
         })
         .arg("key", key.as_str()),
         ReqKind::Member { desc } => Msg::verbatim(desc.as_str()),
-        ReqKind::Transfer { to } => Msg::new("req.transfer").arg("to", *to),
+        ReqKind::Transfer { to } => crate::msg!("req.transfer").arg("to", *to),
     }
 }
 
 /// What became of a request ("committed at index 4", "已在索引 4 处提交").
 pub fn outcome(r: &Request) -> Msg {
     match &r.outcome {
-        Outcome::Pending => Msg::new("out.pending"),
-        Outcome::Accepted => Msg::new("out.accepted"),
-        Outcome::Committed { index } => Msg::new("out.committed").arg("index", *index),
-        Outcome::Lost { index, term, by } => Msg::new("out.lost")
+        Outcome::Pending => crate::msg!("out.pending"),
+        Outcome::Accepted => crate::msg!("out.accepted"),
+        Outcome::Committed { index } => crate::msg!("out.committed").arg("index", *index),
+        Outcome::Lost { index, term, by } => crate::msg!("out.lost")
             .arg("term", *term)
             .arg("index", *index)
             .arg("by", by.as_str()),
-        Outcome::Rejected { refusal } => Msg::new("out.rejected")
+        Outcome::Rejected { refusal } => crate::msg!("out.rejected")
             .arg("reason", super::words::refusal(refusal))
             .arg("etcd", refusal.etcd_error()),
         Outcome::TimedOut { at, later, .. } => {
-            let m = Msg::new("out.timed_out")
+            let m = crate::msg!("out.timed_out")
                 .arg("time", super::words::secs(*at))
                 .arg("error", super::client::DEADLINE_EXCEEDED);
             match later {
-                Some(i) => Msg::new("out.timed_out_later")
+                Some(i) => crate::msg!("out.timed_out_later")
                     .arg("timed_out", m)
                     .arg("index", *i),
                 None => m,
@@ -116,13 +116,13 @@ pub fn outcome(r: &Request) -> Msg {
         } => {
             let value = match value {
                 Some(v) => Msg::verbatim(v.as_str()),
-                None => Msg::new("word.none"),
+                None => crate::msg!("word.none"),
             };
-            let mut m = Msg::new(match (index, stale) {
-                (Some(_), Some(_)) => "out.value_at_stale",
-                (Some(_), None) => "out.value_at",
-                (None, Some(_)) => "out.value_stale",
-                (None, None) => "out.value",
+            let mut m = Msg::at(match (index, stale) {
+                (Some(_), Some(_)) => crate::key_of!("out.value_at_stale"),
+                (Some(_), None) => crate::key_of!("out.value_at"),
+                (None, Some(_)) => crate::key_of!("out.value_stale"),
+                (None, None) => crate::key_of!("out.value"),
             })
             .arg("value", value);
             if let Some(i) = index {

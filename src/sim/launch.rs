@@ -131,7 +131,7 @@ fn hex(c: u8) -> Option<u8> {
 pub fn joined(parts: impl IntoIterator<Item = Msg>) -> Option<Msg> {
     parts
         .into_iter()
-        .reduce(|a, b| Msg::new("launch.and").arg("a", a).arg("b", b))
+        .reduce(|a, b| crate::msg!("launch.and").arg("a", a).arg("b", b))
 }
 
 fn flag(key: &str, v: &str, problems: &mut Vec<Msg>) -> Option<bool> {
@@ -139,7 +139,7 @@ fn flag(key: &str, v: &str, problems: &mut Vec<Msg>) -> Option<bool> {
         "" | "1" | "true" | "yes" | "on" => Some(true),
         "0" | "false" | "no" | "off" => Some(false),
         _ => {
-            problems.push(Msg::new("launch.flag").arg("key", key).arg("v", v));
+            problems.push(crate::msg!("launch.flag").arg("key", key).arg("v", v));
             None
         }
     }
@@ -182,7 +182,7 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
                     sized = true;
                 }
                 _ => problems.push(
-                    Msg::new("launch.n")
+                    crate::msg!("launch.n")
                         .arg("v", v.as_str())
                         .arg("min", *NODES.start())
                         .arg("max", *NODES.end())
@@ -195,7 +195,7 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
                     sized = true;
                 }
                 Err(_) => problems.push(
-                    Msg::new("launch.seed")
+                    crate::msg!("launch.seed")
                         .arg("v", v.as_str())
                         .arg("seed", defaults.seed),
                 ),
@@ -204,14 +204,14 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
                 Some((value, exact)) => {
                     if !exact {
                         problems.push(
-                            Msg::new("launch.speed_snapped")
+                            crate::msg!("launch.speed_snapped")
                                 .arg("v", v.as_str())
                                 .arg("value", value),
                         );
                     }
                     launch.speed = Some(value.to_string());
                 }
-                None => problems.push(Msg::new("launch.speed_bad").arg("v", v.as_str())),
+                None => problems.push(crate::msg!("launch.speed_bad").arg("v", v.as_str())),
             },
             // The interface language: read by the UI (ui::lang_pref), valid here.
             "lang" => {}
@@ -222,24 +222,24 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
                 "dark" => launch.theme = Some(ThemeChoice::Dark),
                 "light" => launch.theme = Some(ThemeChoice::Light),
                 "auto" | "" => launch.theme = Some(ThemeChoice::Auto),
-                _ => problems.push(Msg::new("launch.theme").arg("v", v.as_str())),
+                _ => problems.push(crate::msg!("launch.theme").arg("v", v.as_str())),
             },
             "preset" => match presets::find(v.trim()) {
                 Some(p) => preset = Some(p.id),
-                None => problems.push(Msg::new("launch.no_preset").arg("v", v.as_str())),
+                None => problems.push(crate::msg!("launch.no_preset").arg("v", v.as_str())),
             },
             "run" => match share::decode(v) {
                 Ok(text) => run = Some(text),
-                Err(e) => problems.push(Msg::new("launch.bad_link").arg("why", e)),
+                Err(e) => problems.push(crate::msg!("launch.bad_link").arg("why", e)),
             },
             "compare" => launch.compare = Some(v.clone()),
-            _ => problems.push(Msg::new("launch.unknown").arg("k", k.as_str())),
+            _ => problems.push(crate::msg!("launch.unknown").arg("k", k.as_str())),
         }
     }
     launch.source = match (run, preset) {
         (Some(text), p) => {
             if p.is_some() {
-                problems.push(Msg::new("launch.link_over_preset"));
+                problems.push(crate::msg!("launch.link_over_preset"));
             }
             Source::Shared(text)
         }
@@ -247,7 +247,7 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
         (None, None) => Source::Fresh,
     };
     if sized && launch.source != Source::Fresh {
-        problems.push(Msg::new("launch.sized_ignored"));
+        problems.push(crate::msg!("launch.sized_ignored"));
     }
     launch.problems = problems;
     launch

@@ -17,6 +17,7 @@ pub mod explore;
 pub mod explore_job;
 pub mod health;
 pub mod history;
+pub mod id_map;
 pub mod in_flight;
 pub mod invariant_words;
 pub mod labels;

@@ -134,18 +134,18 @@ fn parse_bool(v: &str) -> Result<bool, Msg> {
     match v {
         "on" | "true" | "1" => Ok(true),
         "off" | "false" | "0" => Ok(false),
-        _ => Err(Msg::new("opt.not_on_off").arg("v", v)),
+        _ => Err(crate::msg!("opt.not_on_off").arg("v", v)),
     }
 }
 
 fn not_whole(v: &str) -> Msg {
-    Msg::new("opt.not_whole").arg("v", v)
+    crate::msg!("opt.not_whole").arg("v", v)
 }
 
 fn parse_num(v: &str, lo: u64, hi: u64) -> Result<u64, Msg> {
     let n: u64 = v.parse().map_err(|_| not_whole(v))?;
     if n < lo || n > hi {
-        return Err(Msg::new("opt.out_of_range")
+        return Err(crate::msg!("opt.out_of_range")
             .arg("n", n)
             .arg("lo", lo)
             .arg("hi", hi));
@@ -172,7 +172,7 @@ impl Options {
                     }
                 };
                 if lo > hi {
-                    return Err(Msg::new("opt.latency_backwards")
+                    return Err(crate::msg!("opt.latency_backwards")
                         .arg("lo", lo)
                         .arg("hi", hi));
                 }
@@ -186,7 +186,7 @@ impl Options {
             "max-learners" => {
                 let n = parse_num(value, 0, 100)? as usize;
                 if n != 1 && !self.etcd.has_max_learners_flag() {
-                    return Err(Msg::new("opt.no_max_learners").arg("etcd", self.etcd.name()));
+                    return Err(crate::msg!("opt.no_max_learners").arg("etcd", self.etcd.name()));
                 }
                 self.max_learners = n;
             }
@@ -196,10 +196,10 @@ impl Options {
                     "3.4" => EtcdVersion::V3_4,
                     "3.5" => EtcdVersion::V3_5,
                     "3.6" => EtcdVersion::V3_6,
-                    _ => return Err(Msg::new("opt.bad_etcd").arg("v", value)),
+                    _ => return Err(crate::msg!("opt.bad_etcd").arg("v", value)),
                 };
                 if self.max_learners != 1 && !v.has_max_learners_flag() {
-                    return Err(Msg::new("opt.max_learners_needs_36")
+                    return Err(crate::msg!("opt.max_learners_needs_36")
                         .arg("n", self.max_learners)
                         .arg("etcd", v.name()));
                 }
@@ -210,7 +210,7 @@ impl Options {
             "request-timeout" => self.request_timeout = parse_num(value, 100, 600_000)?,
             "unsafe-commit" => self.unsafe_commit = parse_bool(value)?,
             _ => {
-                return Err(Msg::new("opt.unknown")
+                return Err(crate::msg!("opt.unknown")
                     .arg("name", name)
                     .arg("known", OPTION_NAMES.join(", ")))
             }
@@ -223,7 +223,7 @@ impl Options {
     /// them in any order; call this once all are set.
     pub fn check(&self) -> Result<(), Msg> {
         if self.heartbeat >= self.election {
-            return Err(Msg::new("opt.heartbeat_not_shorter")
+            return Err(crate::msg!("opt.heartbeat_not_shorter")
                 .arg("heartbeat", self.heartbeat)
                 .arg("election", self.election));
         }

@@ -266,7 +266,7 @@ impl Oracle {
             if value != Some(w.value.as_str()) {
                 let got = match value {
                     Some(v) => Msg::verbatim(v),
-                    None => Msg::new("ex.d.none"),
+                    None => crate::msg!("ex.d.none"),
                 };
                 let detail = about("ex.d.read_stale")
                     .arg("ri", ri)
@@ -336,7 +336,7 @@ impl Oracle {
                     node: id,
                     key: w.key.clone(),
                     value: w.value.clone(),
-                    detail: Msg::new("ex.d.lost_write")
+                    detail: crate::msg!("ex.d.lost_write")
                         .arg("id", id)
                         .arg("applied", n.raft.log.applied)
                         .arg("key", w.key.as_str())
@@ -346,7 +346,7 @@ impl Oracle {
                             "has",
                             match has {
                                 Some(v) => Msg::verbatim(v.as_str()),
-                                None => Msg::new("ex.d.nothing"),
+                                None => crate::msg!("ex.d.nothing"),
                             },
                         ),
                 });

@@ -236,7 +236,7 @@ impl Player {
                 let expected = tl.sim().opts.unsafe_commit;
                 if !expected && !matches!(status, LineStatus::Failed(_)) {
                     status = LineStatus::Failed(
-                        Msg::new("fail.invariant")
+                        crate::msg!("fail.invariant")
                             .arg("invariant", first.invariant.as_str())
                             .arg("detail", first.detail.as_str())
                             .arg("cause", first.cause.as_str()),
@@ -282,7 +282,7 @@ impl Player {
             return Begun::Done(LineStatus::Ok);
         }
         if self.tl.is_none() {
-            return Begun::Done(LineStatus::Failed(Msg::new("fail.no_cluster")));
+            return Begun::Done(LineStatus::Failed(crate::msg!("fail.no_cluster")));
         }
         let now = self.now();
         match stmt {
@@ -310,7 +310,7 @@ impl Player {
                     LineStatus::Ok
                 } else {
                     LineStatus::Failed(
-                        Msg::new("fail.expect")
+                        crate::msg!("fail.expect")
                             .arg("cond", cond.text.as_str())
                             .arg("actual", actual),
                     )
@@ -327,7 +327,7 @@ impl Player {
             Stmt::Act(a) => Begun::Done(match self.tl.as_mut().map(|t| t.act_worded(a.clone())) {
                 Some(Ok(())) => LineStatus::Ok,
                 Some(Err(e)) => LineStatus::Failed(e),
-                None => LineStatus::Failed(Msg::new("fail.no_cluster")),
+                None => LineStatus::Failed(crate::msg!("fail.no_cluster")),
             }),
         }
     }
@@ -368,7 +368,7 @@ impl Player {
                                 .as_ref()
                                 .map_or(String::new(), |t| cond.actual(t.sim()));
                             return Some(LineStatus::Failed(
-                                Msg::new("fail.await")
+                                crate::msg!("fail.await")
                                     .arg("cond", cond.text.as_str())
                                     .arg("within", *within)
                                     .arg("actual", actual),

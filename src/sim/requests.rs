@@ -3,10 +3,10 @@
 //! which the client gives up with `context deadline exceeded`. A request the client gave up
 //! on may still take effect: that is shown when it does ("committed later at index 5").
 
+use super::id_map::IdMap;
 use super::labels;
 use crate::i18n::Msg;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 use crate::raft::{ConfChange, ConfChangeSingle, NodeId, ServerError, NONE};
 
@@ -107,7 +107,7 @@ impl Sim {
 
     /// The requests [`Sim::prune_requests`] with `cap` would keep, copied (what a history
     /// checkpoint holds, without copying the rest).
-    pub(super) fn kept_requests(&self, cap: usize) -> BTreeMap<u64, Request> {
+    pub(super) fn kept_requests(&self, cap: usize) -> IdMap<Request> {
         let keep_from = self.requests.len().saturating_sub(cap);
         self.requests
             .iter()
@@ -130,7 +130,7 @@ impl Sim {
     pub(super) fn reject(&mut self, req: u64, refusal: Refusal) {
         self.waiting.remove(&req);
         if let Some(r) = self.requests.get_mut(&req) {
-            let text = Msg::new("ev.rejected_etcd")
+            let text = crate::msg!("ev.rejected_etcd")
                 .arg("label", labels::request(&r.kind))
                 .arg("reason", words::refusal(&refusal))
                 .arg("etcd", refusal.etcd_error());
@@ -155,7 +155,7 @@ impl Sim {
             return;
         };
         let (via, key) = (r.via, key.clone());
-        let text = Msg::new("ev.read_retry")
+        let text = crate::msg!("ev.read_retry")
             .arg("label", labels::request(&r.kind))
             .arg("reason", reason)
             .arg("etcd", LEADER_CHANGED);
@@ -205,12 +205,12 @@ impl Sim {
         let waited_s = words::secs(self.now.saturating_sub(r.time));
         let why = match stuck {
             Some(s) => s,
-            None => Msg::new("why.in_raft"),
+            None => crate::msg!("why.in_raft"),
         };
         self.log_etcd(
             via,
             EventKind::Client,
-            Msg::new("ev.timed_out")
+            crate::msg!("ev.timed_out")
                 .arg("label", label)
                 .arg("waited", waited_s)
                 .arg("why", why)
@@ -252,10 +252,10 @@ impl Sim {
         }
         *later = Some(index);
         let at = *at;
-        let text = Msg::new(if matches!(r.kind, ReqKind::Read { .. }) {
-            "ev.timed_out_answered_later"
+        let text = Msg::at(if matches!(r.kind, ReqKind::Read { .. }) {
+            crate::key_of!("ev.timed_out_answered_later")
         } else {
-            "ev.timed_out_committed_later"
+            crate::key_of!("ev.timed_out_committed_later")
         })
         .arg("label", labels::request(&r.kind))
         .arg("time", words::secs(at))
@@ -313,12 +313,12 @@ impl Sim {
     fn why_waiting(&self, w: &Waiting) -> Msg {
         match w.via {
             Some(v) if !matches!(w.retry, Retry::Member { .. }) && !self.is_running(v) => {
-                Msg::new("why.node_down").arg("id", v)
+                crate::msg!("why.node_down").arg("id", v)
             }
             Some(v) if !matches!(w.retry, Retry::Member { .. } | Retry::LocalRead { .. }) => {
-                Msg::new("why.knows_no_leader").arg("id", v)
+                crate::msg!("why.knows_no_leader").arg("id", v)
             }
-            _ => Msg::new("why.no_leader"),
+            _ => crate::msg!("why.no_leader"),
         }
     }
 
@@ -375,7 +375,7 @@ impl Sim {
                 retry: w,
                 not_before: 0,
             };
-            let text = Msg::new("ev.waits")
+            let text = crate::msg!("ev.waits")
                 .arg("label", labels::request(&self.requests[&req].kind))
                 .arg("why", self.why_waiting(&w))
                 .arg("timeout", words::secs(self.opts.request_timeout));
@@ -452,9 +452,9 @@ impl Sim {
                 fresh_value.as_deref().unwrap_or("(none)")
             )
         });
-        let text = Msg::new(match &stale {
-            Some(_) => "ev.serializable_read_stale",
-            None => "ev.serializable_read",
+        let text = Msg::at(match &stale {
+            Some(_) => crate::key_of!("ev.serializable_read_stale"),
+            None => crate::key_of!("ev.serializable_read"),
         })
         .arg("key", key)
         .arg("id", target)
@@ -462,7 +462,7 @@ impl Sim {
             "value",
             match &value {
                 Some(v) => Msg::verbatim(v.as_str()),
-                None => Msg::new("word.none"),
+                None => crate::msg!("word.none"),
             },
         );
         if let Some(r) = self.requests.get_mut(&req) {
@@ -482,13 +482,13 @@ impl Sim {
         misconfigured: bool,
     ) -> Result<(), Msg> {
         if id == 0 {
-            return Err(Msg::new("err.id_zero"));
+            return Err(crate::msg!("err.id_zero"));
         }
         if self.removed.contains(&id) {
-            return Err(Msg::new("err.id_reused").arg("id", id));
+            return Err(crate::msg!("err.id_reused").arg("id", id));
         }
         if let Some(n) = self.nodes.get(&id) {
-            return Err(Msg::new("err.exists")
+            return Err(crate::msg!("err.exists")
                 .arg("id", id)
                 .arg("status", labels::status(n.status)));
         }
@@ -575,16 +575,18 @@ impl Sim {
 /// Keys and values are single words: they must survive a round trip through a scenario line.
 fn check_word(s: &str, what: &'static str) -> Result<(), Msg> {
     let what = || {
-        Msg::new(match what {
-            "key" => "word.key",
-            _ => "word.value",
+        Msg::at(match what {
+            "key" => crate::key_of!("word.key"),
+            _ => crate::key_of!("word.value"),
         })
     };
     if s.is_empty() {
-        return Err(Msg::new("err.empty_word").arg("what", what()));
+        return Err(crate::msg!("err.empty_word").arg("what", what()));
     }
     if s.chars().any(|c| c.is_whitespace() || c == '=' || c == '#') {
-        return Err(Msg::new("err.bad_word").arg("what", what()).arg("word", s));
+        return Err(crate::msg!("err.bad_word")
+            .arg("what", what())
+            .arg("word", s));
     }
     Ok(())
 }

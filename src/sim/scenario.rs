@@ -185,12 +185,12 @@ pub(crate) fn err(col: usize, message: impl Into<Msg>) -> ParseError {
 pub(crate) fn node(t: Tok) -> Result<NodeId, ParseError> {
     let digits =
         t.s.strip_prefix('n')
-            .ok_or_else(|| err(t.col, Msg::new("parse.not_node").arg("got", t.s)))?;
+            .ok_or_else(|| err(t.col, crate::msg!("parse.not_node").arg("got", t.s)))?;
     match digits.parse::<u64>() {
-        Ok(0) => Err(err(t.col, Msg::new("err.id_zero"))),
+        Ok(0) => Err(err(t.col, crate::msg!("err.id_zero"))),
         Ok(n) if n <= 1000 => Ok(n),
-        Ok(_) => Err(err(t.col, Msg::new("parse.id_too_big"))),
-        Err(_) => Err(err(t.col, Msg::new("parse.not_node").arg("got", t.s))),
+        Ok(_) => Err(err(t.col, crate::msg!("parse.id_too_big"))),
+        Err(_) => Err(err(t.col, crate::msg!("parse.not_node").arg("got", t.s))),
     }
 }
 
@@ -199,7 +199,7 @@ fn node_list(t: Tok) -> Result<Vec<NodeId>, ParseError> {
     let mut col = t.col;
     for part in t.s.split(',') {
         if part.is_empty() {
-            return Err(err(col, Msg::new("parse.empty_node")));
+            return Err(err(col, crate::msg!("parse.empty_node")));
         }
         out.push(node(Tok { s: part, col })?);
         col += part.chars().count() + 1;
@@ -211,7 +211,7 @@ fn number(t: Tok, what: &'static str) -> Result<u64, ParseError> {
     t.s.parse::<u64>().map_err(|_| {
         err(
             t.col,
-            Msg::new("parse.not_number")
+            crate::msg!("parse.not_number")
                 .arg("what", what_words(what))
                 .arg("got", t.s),
         )
@@ -220,23 +220,23 @@ fn number(t: Tok, what: &'static str) -> Result<u64, ParseError> {
 
 /// The name of what a command expects next ("time in ms"), as a message.
 pub(crate) fn what_words(what: &'static str) -> Msg {
-    Msg::new(match what {
-        "KEY=VALUE" => "parse.w.key_value",
-        "OPTION=VALUE" => "parse.w.option_value",
-        "a command after the run's name" => "parse.w.command_after_run",
-        "add, promote, remove or change" => "parse.w.member_sub",
-        "condition" => "parse.w.condition",
-        "groups like n1,n2 | n3" => "parse.w.groups",
-        "key" => "word.key",
-        "message id" => "parse.w.message_id",
-        "node after via" => "parse.w.node_after_via",
-        "node" => "parse.w.node",
-        "number of nodes" => "parse.w.number_of_nodes",
-        "percentage" => "parse.w.percentage",
-        "second node" => "parse.w.second_node",
-        "text to say" => "parse.w.text_to_say",
-        "ticks" => "parse.w.ticks",
-        "time in ms" => "parse.w.time_ms",
+    Msg::at(match what {
+        "KEY=VALUE" => crate::key_of!("parse.w.key_value"),
+        "OPTION=VALUE" => crate::key_of!("parse.w.option_value"),
+        "a command after the run's name" => crate::key_of!("parse.w.command_after_run"),
+        "add, promote, remove or change" => crate::key_of!("parse.w.member_sub"),
+        "condition" => crate::key_of!("parse.w.condition"),
+        "groups like n1,n2 | n3" => crate::key_of!("parse.w.groups"),
+        "key" => crate::key_of!("word.key"),
+        "message id" => crate::key_of!("parse.w.message_id"),
+        "node after via" => crate::key_of!("parse.w.node_after_via"),
+        "node" => crate::key_of!("parse.w.node"),
+        "number of nodes" => crate::key_of!("parse.w.number_of_nodes"),
+        "percentage" => crate::key_of!("parse.w.percentage"),
+        "second node" => crate::key_of!("parse.w.second_node"),
+        "text to say" => crate::key_of!("parse.w.text_to_say"),
+        "ticks" => crate::key_of!("parse.w.ticks"),
+        "time in ms" => crate::key_of!("parse.w.time_ms"),
         _ => return Msg::verbatim(what),
     })
 }
@@ -250,14 +250,14 @@ fn need<'a>(
     toks.get(i).copied().ok_or_else(|| {
         err(
             line_len + 1,
-            Msg::new("parse.missing").arg("what", what_words(what)),
+            crate::msg!("parse.missing").arg("what", what_words(what)),
         )
     })
 }
 
 fn no_more(toks: &[Tok], i: usize) -> Result<(), ParseError> {
     match toks.get(i) {
-        Some(t) => Err(err(t.col, Msg::new("parse.unexpected").arg("got", t.s))),
+        Some(t) => Err(err(t.col, crate::msg!("parse.unexpected").arg("got", t.s))),
         None => Ok(()),
     }
 }
@@ -308,13 +308,14 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
         "cluster" => {
             let n = number(need(toks, 1, len, "number of nodes")?, "number of nodes")?;
             if !(1..=64).contains(&n) {
-                return Err(err(toks[1].col, Msg::new("parse.cluster_size")));
+                return Err(err(toks[1].col, crate::msg!("parse.cluster_size")));
             }
             let mut opts = Options::default();
             for t in &toks[2..] {
-                let (k, v) =
-                    t.s.split_once('=')
-                        .ok_or_else(|| err(t.col, Msg::new("parse.not_option").arg("got", t.s)))?;
+                let (k, v) = t
+                    .s
+                    .split_once('=')
+                    .ok_or_else(|| err(t.col, crate::msg!("parse.not_option").arg("got", t.s)))?;
                 opts.set(k, v).map_err(|m| err(t.col, m))?;
             }
             // Options that constrain each other are checked together, in any order.
@@ -333,7 +334,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             if n > MAX_TICKS {
                 return Err(err(
                     toks[1].col,
-                    Msg::new("parse.max_ticks_at_once").arg("n", MAX_TICKS),
+                    crate::msg!("parse.max_ticks_at_once").arg("n", MAX_TICKS),
                 ));
             }
             no_more(toks, 2)?;
@@ -345,7 +346,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             if time > MAX_TICKS * super::cluster::TICK_MS * 10 {
                 return Err(err(
                     t.col,
-                    Msg::new("parse.max_ms").arg("n", MAX_TICKS * super::cluster::TICK_MS * 10),
+                    crate::msg!("parse.max_ms").arg("n", MAX_TICKS * super::cluster::TICK_MS * 10),
                 ));
             }
             let then = if toks.len() > 2 {
@@ -355,7 +356,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                     e
                 })?;
                 if matches!(inner, Stmt::Cluster { .. } | Stmt::At { .. }) {
-                    return Err(err(toks[2].col, Msg::new("parse.at_takes")));
+                    return Err(err(toks[2].col, crate::msg!("parse.at_takes")));
                 }
                 Some(Box::new(inner))
             } else {
@@ -372,13 +373,13 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             let t = need(toks, 1, len, "condition")?;
             let n = toks.len();
             if n < 4 || toks[n - 2].s != "within" {
-                return Err(err(len + 1, Msg::new("parse.await_form")));
+                return Err(err(len + 1, crate::msg!("parse.await_form")));
             }
             let within = number(toks[n - 1], "ticks")?;
             if within > MAX_TICKS {
                 return Err(err(
                     toks[n - 1].col,
-                    Msg::new("parse.max_ticks").arg("n", MAX_TICKS),
+                    crate::msg!("parse.max_ticks").arg("n", MAX_TICKS),
                 ));
             }
             let text = &line[line_byte(line, t.col)..line_byte(line, toks[n - 2].col)];
@@ -407,7 +408,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             let a = node(need(toks, 1, len, "node")?)?;
             let b = node(need(toks, 2, len, "second node")?)?;
             if a == b {
-                return Err(err(toks[2].col, Msg::new("err.cut_itself")));
+                return Err(err(toks[2].col, crate::msg!("err.cut_itself")));
             }
             no_more(toks, 3)?;
             Stmt::Act(Action::Cut(a, b))
@@ -422,7 +423,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                 "percentage",
             )?;
             if p > 100 {
-                return Err(err(t.col, Msg::new("parse.loss_range")));
+                return Err(err(t.col, crate::msg!("parse.loss_range")));
             }
             no_more(toks, 2)?;
             Stmt::Act(Action::Loss(p as u32))
@@ -437,9 +438,9 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             let t = need(toks, 1, len, "OPTION=VALUE")?;
             let (k, v) =
                 t.s.split_once('=')
-                    .ok_or_else(|| err(t.col, Msg::new("parse.not_option").arg("got", t.s)))?;
+                    .ok_or_else(|| err(t.col, crate::msg!("parse.not_option").arg("got", t.s)))?;
             if k == "seed" {
-                return Err(err(t.col, Msg::new("parse.seed_on_cluster")));
+                return Err(err(t.col, crate::msg!("parse.seed_on_cluster")));
             }
             Options::default().set(k, v).map_err(|m| err(t.col, m))?;
             no_more(toks, 2)?;
@@ -459,7 +460,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                 let joined: String = words.iter().map(|w| w.s).collect::<Vec<_>>().join("");
                 let gcol = col + words.first().map_or(0, |w| w.col - 1);
                 if joined.is_empty() {
-                    return Err(err(gcol, Msg::new("parse.empty_group")));
+                    return Err(err(gcol, crate::msg!("parse.empty_group")));
                 }
                 let g = node_list(Tok {
                     s: &joined,
@@ -467,24 +468,28 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                 })?;
                 for id in &g {
                     if !seen.insert(*id) {
-                        return Err(err(gcol, Msg::new("parse.two_groups").arg("id", *id)));
+                        return Err(err(gcol, crate::msg!("parse.two_groups").arg("id", *id)));
                     }
                 }
                 groups.push(g);
                 col += part.chars().count() + 1;
             }
             if groups.len() < 2 {
-                return Err(err(rest_col, Msg::new("parse.two_groups_needed")));
+                return Err(err(rest_col, crate::msg!("parse.two_groups_needed")));
             }
             Stmt::Act(Action::Partition(groups))
         }
         "propose" => {
             let t = need(toks, 1, len, "KEY=VALUE")?;
-            let (k, v) =
-                t.s.split_once('=')
-                    .ok_or_else(|| err(t.col, Msg::new("parse.not_key_value").arg("got", t.s)))?;
+            let (k, v) = t
+                .s
+                .split_once('=')
+                .ok_or_else(|| err(t.col, crate::msg!("parse.not_key_value").arg("got", t.s)))?;
             if k.is_empty() || v.is_empty() || v.contains('=') {
-                return Err(err(t.col, Msg::new("parse.not_key_value").arg("got", t.s)));
+                return Err(err(
+                    t.col,
+                    crate::msg!("parse.not_key_value").arg("got", t.s),
+                ));
             }
             let via = parse_via(toks, 2, len)?;
             no_more(toks, if via.is_some() { 4 } else { 2 })?;
@@ -497,7 +502,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
         "read" => {
             let key = need(toks, 1, len, "key")?;
             if key.s.contains('=') {
-                return Err(err(key.col, Msg::new("parse.key_has_eq")));
+                return Err(err(key.col, crate::msg!("parse.key_has_eq")));
             }
             let via = parse_via(toks, 2, len)?;
             let mut i = if via.is_some() { 4 } else { 2 };
@@ -506,7 +511,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                 linearizable = match t.s {
                     "linearizable" => true,
                     "serializable" => false,
-                    _ => return Err(err(t.col, Msg::new("parse.read_kind").arg("got", t.s))),
+                    _ => return Err(err(t.col, crate::msg!("parse.read_kind").arg("got", t.s))),
                 };
                 i += 1;
             }
@@ -521,11 +526,12 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
         "compare" => {
             let mut opts = Vec::new();
             for t in &toks[1..] {
-                let (k, v) =
-                    t.s.split_once('=')
-                        .ok_or_else(|| err(t.col, Msg::new("parse.not_option").arg("got", t.s)))?;
+                let (k, v) = t
+                    .s
+                    .split_once('=')
+                    .ok_or_else(|| err(t.col, crate::msg!("parse.not_option").arg("got", t.s)))?;
                 if k == "seed" {
-                    return Err(err(t.col, Msg::new("parse.compare_seed")));
+                    return Err(err(t.col, crate::msg!("parse.compare_seed")));
                 }
                 Options::default().set(k, v).map_err(|m| err(t.col, m))?;
                 opts.push((k.to_string(), v.to_string()));
@@ -544,7 +550,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
                 inner,
                 Stmt::Cluster { .. } | Stmt::Compare(_) | Stmt::Only { .. } | Stmt::Explore(_)
             ) {
-                return Err(err(t.col, Msg::new("parse.sides_take")));
+                return Err(err(t.col, crate::msg!("parse.sides_take")));
             }
             Stmt::Only {
                 side,
@@ -555,7 +561,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
         other => {
             return Err(err(
                 cmd.col,
-                Msg::new("parse.unknown_command")
+                crate::msg!("parse.unknown_command")
                     .arg("got", other)
                     .arg("known", COMMANDS.join(", ")),
             ))
@@ -580,7 +586,7 @@ fn parse_member(toks: &[Tok], len: usize) -> Result<Stmt, ParseError> {
                 match t.s {
                     "learner" if !learner => learner = true,
                     "misconfigured" if !misconfigured => misconfigured = true,
-                    _ => return Err(err(t.col, Msg::new("parse.add_kind").arg("got", t.s))),
+                    _ => return Err(err(t.col, crate::msg!("parse.add_kind").arg("got", t.s))),
                 }
             }
             Stmt::Act(Action::MemberAdd {
@@ -602,9 +608,10 @@ fn parse_member(toks: &[Tok], len: usize) -> Result<Stmt, ParseError> {
         "change" => {
             let (mut add, mut learners, mut remove) = (Vec::new(), Vec::new(), Vec::new());
             for t in &toks[2..] {
-                let (k, v) =
-                    t.s.split_once('=')
-                        .ok_or_else(|| err(t.col, Msg::new("parse.change_part").arg("got", t.s)))?;
+                let (k, v) = t
+                    .s
+                    .split_once('=')
+                    .ok_or_else(|| err(t.col, crate::msg!("parse.change_part").arg("got", t.s)))?;
                 let vcol = t.col + k.chars().count() + 1;
                 let ids = node_list(Tok { s: v, col: vcol })?;
                 match k {
@@ -614,13 +621,13 @@ fn parse_member(toks: &[Tok], len: usize) -> Result<Stmt, ParseError> {
                     _ => {
                         return Err(err(
                             t.col,
-                            Msg::new("parse.change_part").arg("got", format!("{k}=")),
+                            crate::msg!("parse.change_part").arg("got", format!("{k}=")),
                         ))
                     }
                 }
             }
             if add.is_empty() && learners.is_empty() && remove.is_empty() {
-                return Err(err(len + 1, Msg::new("err.empty_change")));
+                return Err(err(len + 1, crate::msg!("err.empty_change")));
             }
             Stmt::Act(Action::MemberChange {
                 add,
@@ -628,7 +635,12 @@ fn parse_member(toks: &[Tok], len: usize) -> Result<Stmt, ParseError> {
                 remove,
             })
         }
-        other => return Err(err(sub.col, Msg::new("parse.member_sub").arg("got", other))),
+        other => {
+            return Err(err(
+                sub.col,
+                crate::msg!("parse.member_sub").arg("got", other),
+            ))
+        }
     })
 }
 
@@ -640,12 +652,12 @@ fn translation(
     code_lang: &str,
 ) -> Result<(), ParseError> {
     let lang = match Lang::parse(code_lang) {
-        Some(Lang::En) => return Err(err(toks[0].col, Msg::new("parse.say_en"))),
+        Some(Lang::En) => return Err(err(toks[0].col, crate::msg!("parse.say_en"))),
         Some(l) if l.code() == code_lang => l,
         _ => {
             return Err(err(
                 toks[0].col + 4,
-                Msg::new("parse.unknown_lang").arg("got", code_lang),
+                crate::msg!("parse.unknown_lang").arg("got", code_lang),
             ))
         }
     };
@@ -654,13 +666,13 @@ fn translation(
     let Some(prev) = lines.last_mut().filter(|l| l.say().is_some()) else {
         return Err(err(
             toks[0].col,
-            Msg::new("parse.say_lang_after").arg("lang", code_lang),
+            crate::msg!("parse.say_lang_after").arg("lang", code_lang),
         ));
     };
     if prev.translations.iter().any(|(l, _)| *l == lang) {
         return Err(err(
             toks[0].col,
-            Msg::new("parse.say_lang_twice").arg("lang", code_lang),
+            crate::msg!("parse.say_lang_twice").arg("lang", code_lang),
         ));
     }
     prev.translations.push((lang, text));
@@ -752,14 +764,14 @@ impl Script {
                 return Err(ParseError {
                     line: lineno,
                     col: toks[0].col,
-                    message: Msg::new("parse.first_cluster"),
+                    message: crate::msg!("parse.first_cluster"),
                 });
             }
             if !lines.is_empty() && is_cluster {
                 return Err(ParseError {
                     line: lineno,
                     col: toks[0].col,
-                    message: Msg::new("parse.cluster_once"),
+                    message: crate::msg!("parse.cluster_once"),
                 });
             }
             lines.push(Line {
@@ -773,7 +785,7 @@ impl Script {
             return Err(ParseError {
                 line: 1,
                 col: 1,
-                message: Msg::new("parse.empty"),
+                message: crate::msg!("parse.empty"),
             });
         }
         Ok(Script { lines })

@@ -64,21 +64,21 @@ pub fn encode(scn: &str) -> String {
 pub fn decode(s: &str) -> Result<String, Msg> {
     let s = s.trim();
     let Some(rest) = s.strip_prefix("v1.") else {
-        return Err(Msg::new("share.foreign"));
+        return Err(crate::msg!("share.foreign"));
     };
     if rest.len() > MAX_LEN * 2 {
-        return Err(Msg::new("share.too_long"));
+        return Err(crate::msg!("share.too_long"));
     }
     let Some((body, sum)) = rest.rsplit_once('.') else {
-        return Err(Msg::new("share.no_checksum"));
+        return Err(crate::msg!("share.no_checksum"));
     };
-    let bytes = unb64(body).ok_or(Msg::new("share.bad_chars"))?;
+    let bytes = unb64(body).ok_or(crate::msg!("share.bad_chars"))?;
     let expected =
-        u32::from_str_radix(sum, 16).map_err(|_| Msg::new("share.unreadable_checksum"))?;
+        u32::from_str_radix(sum, 16).map_err(|_| crate::msg!("share.unreadable_checksum"))?;
     if checksum(&bytes) != expected {
-        return Err(Msg::new("share.checksum_mismatch"));
+        return Err(crate::msg!("share.checksum_mismatch"));
     }
-    String::from_utf8(bytes).map_err(|_| Msg::new("share.not_text"))
+    String::from_utf8(bytes).map_err(|_| crate::msg!("share.not_text"))
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ pub fn secs(ms: u64) -> String {
 /// ("+n4 learner -n1") reads the same in every language, "leave joint" is worded.
 pub fn conf_change(change: &str) -> Msg {
     match change {
-        "leave joint" => Msg::new("conf.leave_joint"),
+        "leave joint" => crate::msg!("conf.leave_joint"),
         _ => Msg::verbatim(change),
     }
 }
@@ -30,14 +30,14 @@ pub fn conf_change(change: &str) -> Msg {
 /// Why a message from `from` never reached `to`.
 pub fn undelivered(u: Undelivered, from: NodeId, to: NodeId) -> Msg {
     match u {
-        Undelivered::Lost => Msg::new("why.lost"),
-        Undelivered::Partitioned => Msg::new("why.partitioned"),
-        Undelivered::WrongPeerUrl => Msg::new("why.wrong_peer_url").arg("to", to),
-        Undelivered::Down(s) => Msg::new("err.node_is")
+        Undelivered::Lost => crate::msg!("why.lost"),
+        Undelivered::Partitioned => crate::msg!("why.partitioned"),
+        Undelivered::WrongPeerUrl => crate::msg!("why.wrong_peer_url").arg("to", to),
+        Undelivered::Down(s) => crate::msg!("err.node_is")
             .arg("id", to)
             .arg("status", labels::status(s)),
-        Undelivered::Missing => Msg::new("err.no_such_node").arg("id", to),
-        Undelivered::RemovedSender => Msg::new("why.removed_sender")
+        Undelivered::Missing => crate::msg!("err.no_such_node").arg("id", to),
+        Undelivered::RemovedSender => crate::msg!("why.removed_sender")
             .arg("to", to)
             .arg("from", from),
     }
@@ -48,40 +48,46 @@ pub fn refusal(r: &Refusal) -> Msg {
     match r {
         Refusal::Server(e) => server_error(e),
         Refusal::Dropped { reason } => proposal_refusal(*reason),
-        Refusal::MemberDown { id } => Msg::new("why.went_down").arg("id", *id),
+        Refusal::MemberDown { id } => crate::msg!("why.went_down").arg("id", *id),
     }
 }
 
 /// Why etcd's server refused, in plain words.
 pub fn server_error(e: &ServerError) -> Msg {
     match e {
-        ServerError::NoLeader => Msg::new("why.no_leader"),
-        ServerError::LearnerRpc { id, write: true } => Msg::new("why.learner_write").arg("id", *id),
-        ServerError::LearnerRpc { id, write: false } => Msg::new("why.learner_read").arg("id", *id),
+        ServerError::NoLeader => crate::msg!("why.no_leader"),
+        ServerError::LearnerRpc { id, write: true } => {
+            crate::msg!("why.learner_write").arg("id", *id)
+        }
+        ServerError::LearnerRpc { id, write: false } => {
+            crate::msg!("why.learner_read").arg("id", *id)
+        }
         ServerError::TransferInProgress { to } => {
-            Msg::new("why.transfer_in_progress").arg("to", *to)
+            crate::msg!("why.transfer_in_progress").arg("to", *to)
         }
         ServerError::LearnerNotReady {
             id,
             matched,
             leader,
             percent,
-        } => Msg::new("why.learner_not_ready")
+        } => crate::msg!("why.learner_not_ready")
             .arg("id", *id)
             .arg("matched", *matched)
             .arg("percent", *percent)
             .arg("leader", *leader),
-        ServerError::NotLearner { id } => Msg::new("why.not_learner").arg("id", *id),
-        ServerError::MemberExists { id } => Msg::new("why.member_exists").arg("id", *id),
-        ServerError::MemberNotFound { id } => Msg::new("why.member_not_found").arg("id", *id),
-        ServerError::TooManyLearners { max } => Msg::new("why.too_many_learners").arg("max", *max),
+        ServerError::NotLearner { id } => crate::msg!("why.not_learner").arg("id", *id),
+        ServerError::MemberExists { id } => crate::msg!("why.member_exists").arg("id", *id),
+        ServerError::MemberNotFound { id } => crate::msg!("why.member_not_found").arg("id", *id),
+        ServerError::TooManyLearners { max } => {
+            crate::msg!("why.too_many_learners").arg("max", *max)
+        }
         ServerError::BadLeaderTransferee { to, learner: true } => {
-            Msg::new("why.transfer_to_learner").arg("to", *to)
+            crate::msg!("why.transfer_to_learner").arg("to", *to)
         }
         ServerError::BadLeaderTransferee { to, .. } => {
-            Msg::new("why.transfer_not_voter").arg("to", *to)
+            crate::msg!("why.transfer_not_voter").arg("to", *to)
         }
-        ServerError::NotEnoughStarted { members, started } => Msg::new("why.not_enough_started")
+        ServerError::NotEnoughStarted { members, started } => crate::msg!("why.not_enough_started")
             .arg("started", *started)
             .arg("members", *members)
             .arg("quorum", crate::raft::quorum::majority(*members).max(1)),
@@ -92,15 +98,15 @@ pub fn server_error(e: &ServerError) -> Msg {
             rule,
         } => {
             let how = match rule {
-                HealthRule::AllConnected => Msg::new("why.health_all").arg("voters", *voters),
-                HealthRule::QuorumAfterAdd => Msg::new("why.health_add")
+                HealthRule::AllConnected => crate::msg!("why.health_all").arg("voters", *voters),
+                HealthRule::QuorumAfterAdd => crate::msg!("why.health_add")
                     .arg("needed", *needed)
                     .arg("voters", *voters + 1),
-                HealthRule::QuorumAfterRemove => Msg::new("why.health_remove")
+                HealthRule::QuorumAfterRemove => crate::msg!("why.health_remove")
                     .arg("needed", *needed)
                     .arg("voters", voters.saturating_sub(1)),
             };
-            Msg::new("why.unhealthy")
+            crate::msg!("why.unhealthy")
                 .arg("connected", *connected)
                 .arg("voters", *voters)
                 .arg("how", how)
@@ -108,8 +114,12 @@ pub fn server_error(e: &ServerError) -> Msg {
     }
 }
 
-fn what(pre_vote: bool, vote_word: &'static str) -> Msg {
-    Msg::new(if pre_vote { "word.pre_vote" } else { vote_word })
+fn what(pre_vote: bool, vote_word: u16) -> Msg {
+    Msg::at(if pre_vote {
+        crate::key_of!("word.pre_vote")
+    } else {
+        vote_word
+    })
 }
 
 /// The category and the sentence for `note`, which node `id` made.
@@ -122,7 +132,7 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
             ..
         } => (
             Election,
-            Msg::new("ev.prevote_campaign")
+            crate::msg!("ev.prevote_campaign")
                 .arg("id", id)
                 .arg("term", *term),
         ),
@@ -132,7 +142,7 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
             transfer: true,
         } => (
             Election,
-            Msg::new("ev.transfer_campaign")
+            crate::msg!("ev.transfer_campaign")
                 .arg("id", id)
                 .arg("term", *term),
         ),
@@ -142,17 +152,17 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
             ..
         } => (
             Election,
-            Msg::new("ev.campaign").arg("id", id).arg("term", *term),
+            crate::msg!("ev.campaign").arg("id", id).arg("term", *term),
         ),
         Note::CampaignRefused { reason } => (
             Election,
-            Msg::new("ev.campaign_refused")
+            crate::msg!("ev.campaign_refused")
                 .arg("id", id)
                 .arg("reason", campaign_refusal(*reason)),
         ),
         Note::BecameLeader { term } => (
             Leader,
-            Msg::new("ev.became_leader")
+            crate::msg!("ev.became_leader")
                 .arg("id", id)
                 .arg("term", *term),
         ),
@@ -163,9 +173,9 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
             rejected,
         } => (
             Election,
-            Msg::new("ev.lost")
+            crate::msg!("ev.lost")
                 .arg("id", id)
-                .arg("what", what(*pre_vote, "word.election"))
+                .arg("what", what(*pre_vote, crate::key_of!("word.election")))
                 .arg("term", *term)
                 .arg("granted", *granted)
                 .arg("rejected", *rejected),
@@ -173,15 +183,15 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
         Note::SteppedDown { why } => (
             Leader,
             match why {
-                StepDown::CheckQuorum { active, voters } => Msg::new("ev.stepdown_checkquorum")
+                StepDown::CheckQuorum { active, voters } => crate::msg!("ev.stepdown_checkquorum")
                     .arg("id", id)
                     .arg("active", *active)
                     .arg("voters", *voters),
-                StepDown::HigherTerm { from, term } => Msg::new("ev.stepdown_higher_term")
+                StepDown::HigherTerm { from, term } => crate::msg!("ev.stepdown_higher_term")
                     .arg("id", id)
                     .arg("term", *term)
                     .arg("from", *from),
-                StepDown::Removed => Msg::new("ev.stepdown_removed").arg("id", id),
+                StepDown::Removed => crate::msg!("ev.stepdown_removed").arg("id", id),
             },
         ),
         Note::Voted {
@@ -192,15 +202,15 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
             reason,
         } => {
             let m = if *granted {
-                Msg::new("ev.vote_granted")
+                crate::msg!("ev.vote_granted")
             } else {
-                Msg::new("ev.vote_rejected")
+                crate::msg!("ev.vote_rejected")
                     .arg("reason", reason.map_or(Msg::verbatim(""), vote_refusal))
             };
             (
                 Vote,
                 m.arg("id", id)
-                    .arg("what", what(*pre_vote, "word.vote"))
+                    .arg("what", what(*pre_vote, crate::key_of!("word.vote")))
                     .arg("candidate", *candidate)
                     .arg("term", *term),
             )
@@ -211,67 +221,73 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
             pre_vote,
         } => (
             Vote,
-            Msg::new("ev.vote_ignored")
+            crate::msg!("ev.vote_ignored")
                 .arg("id", id)
                 .arg("candidate", *candidate)
-                .arg("what", what(*pre_vote, "word.vote_request"))
+                .arg("what", what(*pre_vote, crate::key_of!("word.vote_request")))
                 .arg("term", *term),
         ),
         Note::ProgressChanged { peer, state } => (
             Replication,
-            Msg::new("ev.progress")
+            crate::msg!("ev.progress")
                 .arg("id", id)
                 .arg("peer", *peer)
                 .arg("state", super::labels::progress(*state)),
         ),
         Note::SnapshotSent { peer, index } => (
             Snapshot,
-            Msg::new("ev.snapshot_sent")
+            crate::msg!("ev.snapshot_sent")
                 .arg("id", id)
                 .arg("peer", *peer)
                 .arg("index", *index),
         ),
         Note::SnapshotRestored { index } => (
             Snapshot,
-            Msg::new("ev.snapshot_restored")
+            crate::msg!("ev.snapshot_restored")
                 .arg("id", id)
                 .arg("index", *index),
         ),
         Note::Compacted { index } => (
             Snapshot,
-            Msg::new("ev.compacted").arg("id", id).arg("index", *index),
+            crate::msg!("ev.compacted")
+                .arg("id", id)
+                .arg("index", *index),
         ),
         Note::TransferStarted { to } => (
             Leader,
-            Msg::new("ev.transfer_started").arg("id", id).arg("to", *to),
+            crate::msg!("ev.transfer_started")
+                .arg("id", id)
+                .arg("to", *to),
         ),
         Note::TransferRefused { to, reason } => (
             Leader,
-            Msg::new("ev.transfer_refused")
+            crate::msg!("ev.transfer_refused")
                 .arg("to", *to)
                 .arg("reason", transfer_refusal(*reason)),
         ),
         Note::TransferAborted { to, why } => (
             Leader,
-            Msg::new("ev.transfer_aborted")
+            crate::msg!("ev.transfer_aborted")
                 .arg("id", id)
                 .arg("to", *to)
                 .arg("why", transfer_abort(*why)),
         ),
         Note::Applied { req, index } => (
             Client,
-            Msg::new("ev.applied").arg("req", *req).arg("index", *index),
+            crate::msg!("ev.applied")
+                .arg("req", *req)
+                .arg("index", *index),
         ),
         Note::ConfApplied { change, index, .. } => (
             Membership,
-            Msg::new("ev.conf_applied_at")
+            crate::msg!("ev.conf_applied_at")
                 .arg("id", id)
                 .arg("change", conf_change(change))
                 .arg("index", *index),
         ),
         Note::Appended { req, index, term } => (
             Client,
-            Msg::new("ev.appended")
+            crate::msg!("ev.appended")
                 .arg("id", id)
                 .arg("req", *req)
                 .arg("index", *index)
@@ -279,19 +295,19 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
         ),
         Note::ProposalDropped { reason, .. } => (
             Client,
-            Msg::new("ev.proposal_dropped")
+            crate::msg!("ev.proposal_dropped")
                 .arg("id", id)
                 .arg("reason", proposal_refusal(*reason)),
         ),
         Note::ReadServed { req, index, .. } => (
             Read,
-            Msg::new("ev.read_served")
+            crate::msg!("ev.read_served")
                 .arg("req", *req)
                 .arg("index", *index),
         ),
         Note::ReadDropped { reason, .. } => (
             Read,
-            Msg::new("ev.read_dropped")
+            crate::msg!("ev.read_dropped")
                 .arg("id", id)
                 .arg("reason", read_refusal(*reason)),
         ),
@@ -300,28 +316,28 @@ pub fn note(id: NodeId, note: &Note) -> (EventKind, Msg) {
 
 /// Why a node could not campaign.
 pub fn campaign_refusal(r: CampaignRefusal) -> Msg {
-    Msg::new(match r {
-        CampaignRefusal::Learner => "why.campaign_learner",
-        CampaignRefusal::NotVoter => "why.campaign_not_voter",
-        CampaignRefusal::UnappliedConfChange => "why.campaign_unapplied_conf",
+    Msg::at(match r {
+        CampaignRefusal::Learner => crate::key_of!("why.campaign_learner"),
+        CampaignRefusal::NotVoter => crate::key_of!("why.campaign_not_voter"),
+        CampaignRefusal::UnappliedConfChange => crate::key_of!("why.campaign_unapplied_conf"),
     })
 }
 
 /// Why a vote was refused.
 pub fn vote_refusal(r: VoteRefusal) -> Msg {
     match r {
-        VoteRefusal::AlreadyVoted { vote, term } => Msg::new("why.vote_already_voted")
+        VoteRefusal::AlreadyVoted { vote, term } => crate::msg!("why.vote_already_voted")
             .arg("vote", vote)
             .arg("term", term),
         VoteRefusal::FollowsLeader { lead } => {
-            Msg::new("why.vote_follows_leader").arg("lead", lead)
+            crate::msg!("why.vote_follows_leader").arg("lead", lead)
         }
         VoteRefusal::LogBehind {
             index,
             term,
             last_index,
             last_term,
-        } => Msg::new("why.vote_log_behind")
+        } => crate::msg!("why.vote_log_behind")
             .arg("index", index)
             .arg("term", term)
             .arg("last_index", last_index)
@@ -332,26 +348,26 @@ pub fn vote_refusal(r: VoteRefusal) -> Msg {
 /// Why a configuration change does not fit the configuration.
 pub fn conf_change_error(e: ConfChangeError) -> Msg {
     match e {
-        ConfChangeError::AlreadyJoint => Msg::new("why.conf_already_joint"),
-        ConfChangeError::NotJoint => Msg::new("why.conf_not_joint"),
-        ConfChangeError::NoVoters => Msg::new("why.conf_no_voters"),
+        ConfChangeError::AlreadyJoint => crate::msg!("why.conf_already_joint"),
+        ConfChangeError::NotJoint => crate::msg!("why.conf_not_joint"),
+        ConfChangeError::NoVoters => crate::msg!("why.conf_no_voters"),
         ConfChangeError::VoterAndLearner(id) => {
-            Msg::new("why.conf_voter_and_learner").arg("id", id)
+            crate::msg!("why.conf_voter_and_learner").arg("id", id)
         }
-        ConfChangeError::TooManyVoterChanges => Msg::new("why.conf_too_many_voter_changes"),
+        ConfChangeError::TooManyVoterChanges => crate::msg!("why.conf_too_many_voter_changes"),
     }
 }
 
 /// Why a proposal was dropped.
 pub fn proposal_refusal(r: ProposalRefusal) -> Msg {
     match r {
-        ProposalRefusal::NoLeader => Msg::new("why.no_leader"),
-        ProposalRefusal::LeaderRemoved => Msg::new("why.leader_removed"),
+        ProposalRefusal::NoLeader => crate::msg!("why.no_leader"),
+        ProposalRefusal::LeaderRemoved => crate::msg!("why.leader_removed"),
         ProposalRefusal::TransferInProgress { to } => {
-            Msg::new("why.transfer_in_progress").arg("to", to)
+            crate::msg!("why.transfer_in_progress").arg("to", to)
         }
         ProposalRefusal::ConfChangePending { index, applied } => {
-            Msg::new("why.conf_change_pending")
+            crate::msg!("why.conf_change_pending")
                 .arg("index", index)
                 .arg("applied", applied)
         }
@@ -361,26 +377,26 @@ pub fn proposal_refusal(r: ProposalRefusal) -> Msg {
 
 /// Why a read was dropped.
 pub fn read_refusal(r: ReadRefusal) -> Msg {
-    Msg::new(match r {
-        ReadRefusal::NoLeader => "why.no_leader",
-        ReadRefusal::LeadershipChanged => "why.read_leadership_changed",
+    Msg::at(match r {
+        ReadRefusal::NoLeader => crate::key_of!("why.no_leader"),
+        ReadRefusal::LeadershipChanged => crate::key_of!("why.read_leadership_changed"),
     })
 }
 
 /// Why a leader transfer was refused.
 pub fn transfer_refusal(r: TransferRefusal) -> Msg {
-    Msg::new(match r {
-        TransferRefusal::NotMember => "why.transfer_not_member",
-        TransferRefusal::Learner => "why.transfer_learner",
-        TransferRefusal::AlreadyLeader => "why.transfer_already_leader",
+    Msg::at(match r {
+        TransferRefusal::NotMember => crate::key_of!("why.transfer_not_member"),
+        TransferRefusal::Learner => crate::key_of!("why.transfer_learner"),
+        TransferRefusal::AlreadyLeader => crate::key_of!("why.transfer_already_leader"),
     })
 }
 
 /// Why a pending leader transfer was given up.
 pub fn transfer_abort(r: TransferAbort) -> Msg {
     match r {
-        TransferAbort::Timeout => Msg::new("why.abort_timeout"),
-        TransferAbort::Superseded { by } => Msg::new("why.abort_superseded").arg("by", by),
-        TransferAbort::TransfereeRemoved => Msg::new("why.abort_transferee_removed"),
+        TransferAbort::Timeout => crate::msg!("why.abort_timeout"),
+        TransferAbort::Superseded { by } => crate::msg!("why.abort_superseded").arg("by", by),
+        TransferAbort::TransfereeRemoved => crate::msg!("why.abort_transferee_removed"),
     }
 }

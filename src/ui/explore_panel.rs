@@ -233,7 +233,7 @@ fn field(v: &View, f: ExField, value: &str, label: &str, mode: &str, extra: Html
         let i: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::Explore(ExploreMsg::Field(f, i.value()))
     });
-    let name = format!("{f:?}").to_lowercase();
+    let name = format!("{f:?}").to_ascii_lowercase();
     el!(
         "label",
         "class" = classes!("field", (mode == "text").then_some("block"))

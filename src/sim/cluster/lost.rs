@@ -3,7 +3,6 @@
 //! write), the first entry is gone for good (State Machine Safety), and the client is told so
 //! instead of waiting forever.
 
-use crate::i18n::Msg;
 use crate::raft::{Entry, EntryData};
 
 use super::super::client::{Outcome, ReqKind};
@@ -78,7 +77,7 @@ impl Sim {
             self.log(
                 via,
                 EventKind::Client,
-                Msg::new("ev.req_lost")
+                crate::msg!("ev.req_lost")
                     .arg("label", label)
                     .arg("term", term)
                     .arg("index", index)
