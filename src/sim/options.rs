@@ -7,7 +7,7 @@ use crate::raft::{HealthRule, RaftConfig};
 
 /// The etcd release whose server and raft behaviour a cluster follows (docs/etcd-versions.md
 /// lists each difference and its source). Each means the latest patch release of its series.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EtcdVersion {
     /// etcd 3.4: pre-vote off by default; learner limit built in (1); member add needs every
     /// voter connected.
@@ -51,7 +51,7 @@ impl EtcdVersion {
 
 /// Everything that fixes how a simulated cluster behaves. Two runs with equal options and
 /// equal actions are identical.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Options {
     /// The seed of every random choice (election timeouts, latencies, loss, tick phases).
     pub seed: u64,

@@ -155,10 +155,7 @@ pub fn render(v: &View) -> Html {
     let l = v.ui.lang;
     let sim = v.sim;
     let o = &sim.opts;
-    let stamp = memo::stamp(
-        v.generation,
-        (v.running(), format!("{o:?}"), sim.violations.len()),
-    );
+    let stamp = memo::stamp(v.generation, (v.running(), o, sim.violations.len()));
     el!(
         "header",
         "class" = "toolbar",
