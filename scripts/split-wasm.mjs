@@ -1,0 +1,454 @@
+// Splits the page's wasm in two: what a first visit runs stays in raftlab-<hash>_bg.wasm, and
+// the code it never runs (the rarer panels, the scenario editor, time travel, compare and
+// explore's page side, error paths) moves to split-<hash>.wasm, fetched the first time any of
+// it is called. Run by Trunk.toml's post_build hook on release builds, before
+// scripts/minify-glue.mjs: `node scripts/split-wasm.mjs STAGING_DIR`.
+//
+// Which functions move: those named in scripts/split-cold.txt, the functions that a recorded
+// first visit never called (tests/e2e/split-profile.mjs writes it; names without their hash,
+// so a list survives unrelated changes, and a name is listed only if every function of that
+// name stayed cold). A function the list does not know stays in the page's module, so a stale
+// list costs bytes, never correctness.
+//
+// How a moved function is reached: the page's module keeps a small stub at its index for
+// every moved function something outside the moved code refers to (a call, a table entry, an
+// export). The stub checks a global; while it is 0 it calls the import `s.l`, which the glue
+// answers by fetching split-<hash>.wasm synchronously, instantiating it against the page's
+// memory, tables, globals and functions, and setting the global; the instance's element
+// segment has put the real functions into table slots reserved for them, and the stub goes on
+// with a call_indirect to its slot. So the first call of moved code waits for one fetch (the
+// service worker keeps the file for offline use, as it keeps the lesson texts), and every
+// later call costs one indirect call.
+//
+// RAFTLAB_SPLIT=off leaves the module whole (names dropped); RAFTLAB_SPLIT=instrument makes
+// the build that tests/e2e/split-profile.mjs records: every function sets a global of its own
+// when it first runs, exported as `~p<index>`, and split-names.txt lists the functions' names.
+// The wasm's name section (wasm-opt keeps it, index.html's -g) is dropped from what ships.
+
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as W from "./wasm-module.mjs";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const COLD_LIST = join(ROOT, "scripts", "split-cold.txt");
+
+function fail(message) {
+  console.error(`split-wasm: ${message}`);
+  process.exit(1);
+}
+
+/**
+ * A function's name without rustc's hashes, the list's key: the symbol's (`::h` and 16 hex
+ * digits) and each crate's disambiguator (`core[aefbc74d0c2c7a00]`), which change with the
+ * compiler, the profile and the build of std, while the path and generic arguments do not.
+ */
+export function stableName(n) {
+  return n.replace(/::h[0-9a-f]{16}$/, "").replace(/\[[0-9a-f]{16}\]/g, "");
+}
+
+/** The parts of a module this script reads and rewrites. */
+export function parse(bytes) {
+  const m = {
+    types: [],
+    imports: [],
+    funcTypes: [],
+    tables: [],
+    memories: null,
+    globals: [],
+    exports: [],
+    start: null,
+    elements: [],
+    code: [],
+    names: new Map(),
+    sections: W.sections(bytes),
+  };
+  for (const s of m.sections) {
+    if (s.id === 1) m.types = W.readTypes(s.body);
+    else if (s.id === 2) m.imports = W.readImports(s.body);
+    else if (s.id === 3) m.funcTypes = W.readU32s(s.body);
+    else if (s.id === 4) m.tables = W.readTables(s.body);
+    else if (s.id === 5) m.memories = s.body;
+    else if (s.id === 6) m.globals = W.readGlobals(s.body);
+    else if (s.id === 7) m.exports = W.readExports(s.body);
+    else if (s.id === 8) m.start = W.readU(s.body, 0)[0];
+    else if (s.id === 9) m.elements = W.readElements(s.body);
+    else if (s.id === 10) m.code = W.readCode(s.body);
+    else if (s.id === 0 && W.customName(s.body) === "name") m.names = functionNames(s.body);
+  }
+  m.importedFuncs = m.imports.filter((i) => i.kind === 0);
+  m.importedTables = m.imports.filter((i) => i.kind === 1);
+  m.importedMemories = m.imports.filter((i) => i.kind === 2);
+  m.importedGlobals = m.imports.filter((i) => i.kind === 3);
+  if (m.code.length !== m.funcTypes.length) throw new W.WasmError("function and code sections differ");
+  return m;
+}
+
+// The function names of a name section (subsection 1).
+function functionNames(body) {
+  const names = new Map();
+  let [len, at] = W.readU(body, 0);
+  at += len;
+  while (at < body.length) {
+    const id = body[at++];
+    let size;
+    [size, at] = W.readU(body, at);
+    const end = at + size;
+    if (id === 1) {
+      let n;
+      [n, at] = W.readU(body, at);
+      for (let i = 0; i < n; i++) {
+        let idx;
+        let l;
+        [idx, at] = W.readU(body, at);
+        [l, at] = W.readU(body, at);
+        names.set(idx, body.subarray(at, at + l).toString("utf8"));
+        at += l;
+      }
+    }
+    at = end;
+  }
+  return names;
+}
+
+// Instructions a moved function may not hold: they name a data or element segment, or take a
+// function's reference, which the second module cannot share.
+function movable(body) {
+  let ok = true;
+  W.walk(body, W.bodyStart(body), (op, sub) => {
+    if (op === 0xd2 || (op === 0xfc && (sub === 8 || sub === 9 || sub === 12 || sub === 13))) ok = false;
+  });
+  return ok;
+}
+
+// The functions a body calls or takes the reference of.
+function callees(body) {
+  return W.walk(body, W.bodyStart(body), (op, _sub, at) =>
+    op === 0x10 || op === 0x12 || op === 0xd2 ? W.readU(body, at + 1)[0] : null,
+  ).uses;
+}
+
+// Every section but `replaced` ids, in order, with the custom name section left out; a
+// replaced id is written where it stood, or (new) before the first section of a higher
+// non-custom id.
+function rebuild(m, replaced) {
+  const out = [];
+  const pending = new Map(Object.entries(replaced).map(([k, v]) => [Number(k), v]));
+  const order = [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 10, 11];
+  const rank = (id) => order.indexOf(id);
+  for (const s of m.sections) {
+    if (s.id === 0) {
+      if (W.customName(s.body) !== "name") out.push(W.section(0, s.body));
+      continue;
+    }
+    for (const [id, content] of [...pending]) {
+      if (rank(id) < rank(s.id)) {
+        out.push(W.section(id, content));
+        pending.delete(id);
+      }
+    }
+    if (pending.has(s.id)) {
+      out.push(W.section(s.id, pending.get(s.id)));
+      pending.delete(s.id);
+    } else {
+      out.push(W.section(s.id, s.body));
+    }
+  }
+  for (const [id, content] of pending) out.push(W.section(id, content));
+  return W.module(out);
+}
+
+/** The module with a "called" global per defined function; and the names, one per line. */
+export function instrument(bytes) {
+  const m = parse(bytes);
+  const nImp = m.importedFuncs.length;
+  const gBase = m.importedGlobals.length + m.globals.length;
+  const globals = [...m.globals.map((g) => Buffer.concat([g.type, g.init]))];
+  const exports = m.exports.map(W.exportEntry);
+  const code = m.code.map((body, k) => {
+    globals.push(Buffer.from([0x7f, 0x01, 0x41, 0x00, 0x0b]));
+    exports.push(W.exportEntry({ field: `~p${k}`, kind: 3, index: gBase + k }));
+    const at = W.bodyStart(body);
+    const mark = Buffer.concat([Buffer.from([0x41, 0x01, 0x24]), W.leb(gBase + k)]);
+    const b = Buffer.concat([body.subarray(0, at), mark, body.subarray(at)]);
+    return Buffer.concat([W.leb(b.length), b]);
+  });
+  const names = m.code.map((_, k) => m.names.get(nImp + k) ?? `#${nImp + k}`);
+  const wasm = rebuild(m, { 6: W.vec(globals), 7: W.vec(exports), 10: W.vec(code) });
+  // The instrumented module keeps its names: the profile reads them from split-names.txt.
+  return { wasm, names: names.join("\n") + "\n" };
+}
+
+/**
+ * Splits `bytes`: the functions for which `isCold(name)` holds (and that can move) go to the
+ * second module. Returns { primary, secondary, moved, stubs } (secondary null if none moved).
+ */
+export function split(bytes, isCold) {
+  const m = parse(bytes);
+  const nImp = m.importedFuncs.length;
+  const nDef = m.code.length;
+  const moved = new Set();
+  for (let k = 0; k < nDef; k++) {
+    const idx = nImp + k;
+    const n = m.names.get(idx);
+    if (n !== undefined && idx !== m.start && isCold(n) && movable(m.code[k])) moved.add(idx);
+  }
+  if (moved.size === 0) return { primary: rebuild(m, {}), secondary: null, moved: 0, stubs: 0 };
+
+  // Moved functions that something staying in the page's module refers to: they get a stub.
+  const referenced = new Set();
+  const refer = (f) => moved.has(f) && referenced.add(f);
+  for (let k = 0; k < nDef; k++) if (!moved.has(nImp + k)) callees(m.code[k]).forEach(refer);
+  for (const e of m.elements) e.funcs.forEach(refer);
+  for (const e of m.exports) if (e.kind === 0) refer(e.index);
+  // Functions the second module needs from the first: imports and functions that stay.
+  const needed = new Set();
+  for (const f of moved) for (const c of callees(m.code[f - nImp])) if (!moved.has(c)) needed.add(c);
+
+  // The function table: the one the element segments fill (rustc's __indirect_function_table).
+  const tableIndex = m.elements.length ? m.elements[0].table : 0;
+  const nImpTables = m.importedTables.length;
+  if (tableIndex < nImpTables) fail("the function table is imported");
+  const table = m.tables[tableIndex - nImpTables];
+  if (table.elemType !== 0x70) fail("the element segments' table does not hold functions");
+  const slots = [...referenced].sort((a, b) => a - b);
+  const slotBase = table.limits.min;
+  const slotOf = new Map(slots.map((f, i) => [f, slotBase + i]));
+  const grown = {
+    ...table.limits,
+    min: table.limits.min + slots.length,
+    max: table.limits.max === null ? null : table.limits.max + slots.length,
+  };
+
+  // ---- the page's module
+  let voidType = m.types.findIndex((t) => t.params.length === 0 && t.results.length === 0);
+  const types = m.types.map((t) => t.raw);
+  if (voidType < 0) {
+    voidType = types.length;
+    types.push(Buffer.from([0x60, 0, 0]));
+  }
+  const loadFunc = nImp; // the new import `s.l`, after the others
+  const newIndex = new Map();
+  for (let f = 0; f < nImp; f++) newIndex.set(f, f);
+  let next = nImp + 1;
+  for (let k = 0; k < nDef; k++) {
+    const f = nImp + k;
+    if (!moved.has(f) || referenced.has(f)) newIndex.set(f, next++);
+  }
+  const ren = (f) => {
+    const to = newIndex.get(f);
+    if (to === undefined) fail(`function ${f} was moved but is still referred to`);
+    return to;
+  };
+  const loadedGlobal = m.importedGlobals.length + m.globals.length;
+  const imports = [...m.imports.map(W.importEntry)];
+  imports.push(W.importEntry({ module: "s", field: "l", kind: 0, desc: W.leb(voidType) }));
+  const funcTypes = [];
+  const code = [];
+  for (let k = 0; k < nDef; k++) {
+    const f = nImp + k;
+    const t = m.funcTypes[k];
+    let body;
+    if (!moved.has(f)) {
+      const start = W.bodyStart(m.code[k]);
+      body = Buffer.concat([m.code[k].subarray(0, start), W.walk(m.code[k], start, null, ren).bytes]);
+    } else if (referenced.has(f)) {
+      body = stub(m.types[t].params.length, t, slotOf.get(f), tableIndex, loadedGlobal, loadFunc);
+    } else {
+      continue;
+    }
+    funcTypes.push(W.leb(t));
+    code.push(Buffer.concat([W.leb(body.length), body]));
+  }
+  const tables = m.tables.map((t, i) => W.tableEntry(i === tableIndex - nImpTables ? { ...t, limits: grown } : t));
+  const globals = [...m.globals.map((g) => Buffer.concat([g.type, g.init])), Buffer.from([0x7f, 0x01, 0x41, 0x00, 0x0b])];
+  // Exports for the second module, under names the glue and minify-glue never use.
+  let nextName = 0;
+  const fresh = () => `~${(nextName++).toString(36)}`;
+  const exports = m.exports.map((e) => W.exportEntry(e.kind === 0 ? { ...e, index: ren(e.index) } : e));
+  exports.push(W.exportEntry({ field: "~L", kind: 3, index: loadedGlobal }));
+  const secImports = [];
+  const nMem = m.importedMemories.length + (m.memories ? W.readU(m.memories, 0)[0] : 0);
+  const memLimits = memoryLimits(m);
+  for (let i = 0; i < nMem; i++) {
+    const field = fresh();
+    exports.push(W.exportEntry({ field, kind: 2, index: i }));
+    secImports.push(W.importEntry({ module: "p", field, kind: 2, desc: W.limits(memLimits[i]) }));
+  }
+  const allTables = [...m.importedTables.map((i) => i.desc), ...m.tables.map((t, i) => W.tableEntry(i === tableIndex - nImpTables ? { ...t, limits: grown } : t))];
+  allTables.forEach((desc, i) => {
+    const field = fresh();
+    exports.push(W.exportEntry({ field, kind: 1, index: i }));
+    secImports.push(W.importEntry({ module: "p", field, kind: 1, desc }));
+  });
+  const allGlobals = [...m.importedGlobals.map((i) => i.desc), ...m.globals.map((g) => g.type)];
+  allGlobals.forEach((desc, i) => {
+    const field = fresh();
+    exports.push(W.exportEntry({ field, kind: 3, index: i }));
+    secImports.push(W.importEntry({ module: "p", field, kind: 3, desc }));
+  });
+  const typeOf = (f) => (f < nImp ? m.importedFuncs[f].typeIndex : m.funcTypes[f - nImp]);
+  const secIndex = new Map();
+  for (const f of [...needed].sort((a, b) => a - b)) {
+    const field = fresh();
+    exports.push(W.exportEntry({ field, kind: 0, index: ren(f) }));
+    secImports.push(W.importEntry({ module: "p", field, kind: 0, desc: W.leb(typeOf(f)) }));
+    secIndex.set(f, secIndex.size);
+  }
+  const elements = m.elements.map((e) => W.elementEntry({ ...e, funcs: e.funcs.map(ren) }));
+  const replaced = {
+    1: W.vec(types),
+    2: W.vec(imports),
+    3: W.vec(funcTypes),
+    4: W.vec(tables),
+    6: W.vec(globals),
+    7: W.vec(exports),
+    10: W.vec(code),
+  };
+  if (m.elements.length) replaced[9] = W.vec(elements);
+  if (m.start !== null) replaced[8] = W.leb(ren(m.start));
+  const primary = rebuild(m, replaced);
+
+  // ---- the second module
+  const movedList = [...moved].sort((a, b) => a - b);
+  for (const f of movedList) secIndex.set(f, secIndex.size);
+  const secRen = (f) => secIndex.get(f);
+  const secCode = movedList.map((f) => {
+    const body = m.code[f - nImp];
+    const start = W.bodyStart(body);
+    const b = Buffer.concat([body.subarray(0, start), W.walk(body, start, null, secRen).bytes]);
+    return Buffer.concat([W.leb(b.length), b]);
+  });
+  const offset = Buffer.concat([Buffer.from([0x41]), W.sleb32(slotBase), Buffer.from([0x0b])]);
+  const segment =
+    tableIndex === 0
+      ? { flags: 0, table: 0, offset, elemKind: 0, funcs: slots.map(secRen) }
+      : { flags: 2, table: tableIndex, offset, elemKind: 0, funcs: slots.map(secRen) };
+  const secondary = W.module([
+    W.section(1, W.vec(types)),
+    W.section(2, W.vec(secImports)),
+    W.section(3, W.vec(movedList.map((f) => W.leb(m.funcTypes[f - nImp])))),
+    W.section(9, W.vec([W.elementEntry(segment)])),
+    W.section(10, W.vec(secCode)),
+  ]);
+  return { primary, secondary, moved: moved.size, stubs: slots.length };
+}
+
+// Each memory's limits (imported ones first), as the second module must import them.
+function memoryLimits(m) {
+  const out = m.importedMemories.map((i) => W.readLimits(i.desc, 0));
+  if (m.memories) {
+    let [n, at] = W.readU(m.memories, 0);
+    for (let i = 0; i < n; i++) {
+      const l = W.readLimits(m.memories, at);
+      out.push(l);
+      at = l.end;
+    }
+  }
+  return out;
+}
+
+// A moved function's stub: load the second module if it is not there, then call the real
+// function through its table slot with the same arguments.
+function stub(nParams, type, slot, table, loaded, load) {
+  const parts = [Buffer.from([0x00, 0x23]), W.leb(loaded), Buffer.from([0x45, 0x04, 0x40, 0x10]), W.leb(load), Buffer.from([0x0b])];
+  for (let i = 0; i < nParams; i++) parts.push(Buffer.from([0x20]), W.leb(i));
+  parts.push(Buffer.from([0x41]), W.sleb32(slot), Buffer.from([0x11]), W.leb(type), W.leb(table), Buffer.from([0x0b]));
+  return Buffer.concat(parts);
+}
+
+// The glue's part: the import `s.l` that loads the second module, synchronously (a moved
+// function is called from the middle of the page's code and must return its result).
+function loaderJs(file) {
+  return `
+function __raftlab_split_load() {
+    if (wasm["~L"].value) return;
+    const url = new URL(${JSON.stringify(file)}, import.meta.url).href;
+    const xhr = new XMLHttpRequest();
+    xhr.open("GET", url, false);
+    xhr.overrideMimeType("text/plain; charset=x-user-defined");
+    xhr.send();
+    if (xhr.status !== 200) throw new Error("raftlab could not load " + url + " (HTTP " + xhr.status + "); reload the page");
+    const text = xhr.responseText;
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 255;
+    new WebAssembly.Instance(new WebAssembly.Module(bytes), { p: wasm });
+    wasm["~L"].value = 1;
+}
+`;
+}
+
+function sri(bytes) {
+  return "sha384-" + createHash("sha384").update(bytes).digest("base64");
+}
+
+async function main() {
+  const staging = process.argv[2];
+  if (!staging) fail("usage: node scripts/split-wasm.mjs STAGING_DIR");
+  if (process.env.TRUNK_PROFILE && process.env.TRUNK_PROFILE !== "release") return;
+  const mode = process.env.RAFTLAB_SPLIT || "on";
+  const glue = readdirSync(staging).filter((f) => /^raftlab-[0-9a-f]+\.js$/.test(f));
+  if (glue.length !== 1) fail(`expected one raftlab-<hash>.js in ${staging}, found ${glue.length}`);
+  const jsPath = join(staging, glue[0]);
+  const wasmPath = jsPath.replace(/\.js$/, "_bg.wasm");
+  const htmlPath = join(staging, "index.html");
+  const wasmBefore = readFileSync(wasmPath);
+  const jsBefore = readFileSync(jsPath);
+  let html = readFileSync(htmlPath, "utf8");
+  let wasmAfter;
+  let js = jsBefore.toString("utf8");
+  let summary;
+  if (mode === "instrument") {
+    const out = instrument(wasmBefore);
+    wasmAfter = out.wasm;
+    writeFileSync(join(staging, "split-names.txt"), out.names);
+    summary = `instrumented ${out.names.split("\n").length - 1} functions`;
+  } else {
+    let cold = new Set();
+    if (mode === "on") {
+      if (!existsSync(COLD_LIST)) fail(`${COLD_LIST} is missing (RAFTLAB_SPLIT=off builds without it)`);
+      cold = new Set(readFileSync(COLD_LIST, "utf8").split("\n").filter((l) => l && !l.startsWith("#")));
+    } else if (mode !== "off") {
+      fail(`RAFTLAB_SPLIT=${mode}: expected on, off or instrument`);
+    }
+    let out;
+    try {
+      out = split(wasmBefore, (n) => cold.has(stableName(n)));
+    } catch (e) {
+      if (e instanceof W.WasmError) fail(`${wasmPath}: ${e.message}`);
+      throw e;
+    }
+    wasmAfter = out.primary;
+    for (const f of readdirSync(staging)) if (/^split-[0-9a-f]+\.wasm$/.test(f)) fail(`${f} already in ${staging}`);
+    if (out.secondary) {
+      const file = `split-${createHash("sha256").update(out.secondary).digest("hex").slice(0, 16)}.wasm`;
+      writeFileSync(join(staging, file), out.secondary);
+      const anchor = '"./raftlab_bg.js": import0,';
+      if (js.split(anchor).length !== 2) fail(`${glue[0]}: the imports object (${anchor}) not found once`);
+      js = js.replace(anchor, `${anchor}\n        "s": { __proto__: null, l: __raftlab_split_load },`) + loaderJs(file);
+      // The service worker keeps every file index.html names (static/sw.js), so the second
+      // module works offline after one visit; a meta element names it without fetching it.
+      if (!html.includes("</head>")) fail("index.html has no </head>");
+      html = html.replace("</head>", `<meta name="raftlab-split" content="${file}"></head>`);
+      summary = `${out.moved} functions moved to ${file} (${out.secondary.length} bytes), ${out.stubs} stubs`;
+    } else {
+      summary = "nothing moved";
+    }
+  }
+  const jsAfter = Buffer.from(js, "utf8");
+  for (const [before, after, what] of [
+    [jsBefore, jsAfter, glue[0]],
+    [wasmBefore, wasmAfter, "the wasm"],
+  ]) {
+    const old = sri(before);
+    if (!html.includes(old)) fail(`index.html has no integrity ${old} for ${what}`);
+    html = html.split(old).join(sri(after));
+  }
+  writeFileSync(jsPath, jsAfter);
+  writeFileSync(wasmPath, wasmAfter);
+  writeFileSync(htmlPath, html);
+  console.log(`split-wasm: ${wasmBefore.length} -> ${wasmAfter.length} bytes; ${summary}`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
