@@ -3,8 +3,10 @@
 //
 // - The page itself (navigations, index.html): network first, the cached copy when offline.
 //   So an online reload always gets the current version.
-// - Trunk's hashed files (raftlab-<hash>.js, raftlab-<hash>_bg.wasm, app-<hash>.css): cache
-//   first. A name never changes content, and a new version has new names.
+// - Trunk's hashed files (raftlab-<hash>.js, raftlab-<hash>_bg.wasm, app-<hash>.css) and the
+//   wasm's second part (split-<hash>.wasm, which index.html names in a meta element and the
+//   page fetches when it first needs it, scripts/split-wasm.mjs): cache first. A name never
+//   changes content, and a new version has new names.
 // - Anything else of this site (icons, manifest, and the texts the app fetches when needed:
 //   presets/ID.scn when a lesson starts, i18n/zh.txt when Chinese is chosen, the explore
 //   worker's files when a search starts): network first, cache as fallback.

@@ -11,7 +11,8 @@
 //           to distinct keys and to one key: fps, frame work p50/p95, long tasks, and the wasm
 //           memory (and JS heap) at the end. The issue's figure is --minutes 61.
 //   cold    --runs fresh browsers load the app: time until the cluster is drawn (interactive),
-//           and the bytes of every file loaded, raw and gzipped.
+//           and the bytes of every file loaded, raw and gzipped; then the size of the wasm's
+//           second part, which a first visit does not load (scripts/split-wasm.mjs).
 //   explore the free run playing (3 nodes, teaching pace) for --seconds without, then with an
 //           explore search running in its Web Worker: fps, frame intervals, per-frame work,
 //           long tasks, schedules per second in the worker, and the worker's files (fetched
@@ -345,6 +346,7 @@ async function writesPart(distinct) {
 async function coldPart() {
   const times = [];
   let files = [];
+  let split = null;
   for (let i = 0; i < runs; i++) {
     const browser = await launchBrowser();
     try {
@@ -372,6 +374,9 @@ async function coldPart() {
       times.push(await page.evaluate(() => window.__interactive));
       await page.waitForLoadState('networkidle');
       files = bodies;
+      // The wasm's second part (scripts/split-wasm.mjs), fetched when a rarer panel first needs it.
+      const second = await page.evaluate(() => document.querySelector('meta[name="raftlab-split"]')?.content ?? null);
+      split = second && { url: at(second), body: Buffer.from(await (await fetch(at(second))).arrayBuffer()) };
     } finally {
       await browser.close();
     }
@@ -384,6 +389,12 @@ async function coldPart() {
   console.log(`cold:    ${files.length} files, ${f1(raw / 1000)} KB, gzipped ${f1(gz / 1000)} KB`);
   for (const f of files) {
     console.log(`cold:      ${new URL(f.url).pathname} ${f1(f.body.length / 1000)} KB, gzipped ${f1(gzipSync(f.body, { level: 9 }).length / 1000)} KB`);
+  }
+  if (split) {
+    if (files.some((f) => f.url === split.url)) console.log('cold:    the first load fetched the wasm\'s second part');
+    console.log(
+      `cold:    not loaded: ${new URL(split.url).pathname} ${f1(split.body.length / 1000)} KB, gzipped ${f1(gzipSync(split.body, { level: 9 }).length / 1000)} KB (the wasm's second part, fetched when first needed)`,
+    );
   }
 }
 

@@ -1,0 +1,99 @@
+// Records which of the page's wasm functions a first visit runs, and writes the others to
+// scripts/split-cold.txt: the list scripts/split-wasm.mjs moves into the second module,
+// fetched only when one of them is first called. Rerun it when the first visit's code
+// changed (ui-split.test.mjs fails when the first visit fetches the second module):
+//
+//   node tests/e2e/split-profile.mjs [--keep DIR]
+//
+// It builds the app with RAFTLAB_SPLIT=instrument into target/split-profile (every function
+// marks a global of its own when it first runs), serves it, and plays a first visit in
+// headless Chromium at each of the three sizes the lab is made for (1280x720, 1024x768 and a
+// 390x844 phone): first-visit.mjs's landing page with the free run at the teaching pace,
+// lesson 1 from its first step to its recap, the everyday faults from the keyboard and the
+// everyday tabs. A function is listed only if no function of the same name (without rustc's
+// hash) ran in any of them. --keep DIR uses the instrumented build in DIR instead of
+// building one.
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser } from './harness.mjs';
+import { firstVisit } from './first-visit.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const { stableName, COLD_LIST } = await import(join(ROOT, 'scripts', 'split-wasm.mjs'));
+const args = process.argv.slice(2);
+const keep = args.includes('--keep') ? args[args.indexOf('--keep') + 1] : null;
+const DIST = keep ?? join(ROOT, 'target', 'split-profile');
+
+if (!keep) {
+  const build = spawnSync(
+    'bash',
+    ['-c', `source scripts/env.sh && raftlab_wasm_fetch && RAFTLAB_SPLIT=instrument raftlab_wasm trunk build --release --dist "${DIST}"`],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  if (build.status !== 0) throw new Error('the instrumented build failed');
+}
+const names = readFileSync(join(DIST, 'split-names.txt'), 'utf8').split('\n').slice(0, -1);
+
+const server = spawn(process.execPath, [join(ROOT, 'tests', 'e2e', 'serve.mjs'), DIST, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const url = await new Promise((resolve, reject) => {
+  server.stdout.on('data', (d) => {
+    const m = /at (http:\/\/\S+)/.exec(String(d));
+    if (m) resolve(m[1]);
+  });
+  server.on('exit', () => reject(new Error('serve.mjs stopped')));
+});
+
+const ran = new Set();
+
+async function visit(viewport) {
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      addEventListener('TrunkApplicationStarted', (e) => {
+        window.__wasm = e.detail?.wasm ?? null;
+      });
+    });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(url);
+    await page.waitForSelector('[data-node][data-role]');
+    const { steps, shown } = await firstVisit(page);
+    console.log(`split-profile: lesson 1 showed step ${shown} of ${steps - 1}`);
+    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    const marks = await page.evaluate((n) => {
+      const out = [];
+      for (let k = 0; k < n; k++) out.push(window.__wasm[`~p${k}`].value);
+      return out;
+    }, names.length);
+    marks.forEach((v, k) => v && ran.add(stableName(names[k])));
+  } finally {
+    await browser.close();
+  }
+}
+
+try {
+  for (const viewport of [
+    { width: 1280, height: 720 },
+    { width: 1024, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
+    await visit(viewport);
+    console.log(`split-profile: ${viewport.width}x${viewport.height}: ${ran.size} names ran so far`);
+  }
+} finally {
+  server.kill();
+}
+const cold = [...new Set(names.map(stableName))].filter((n) => !ran.has(n)).sort();
+writeFileSync(
+  COLD_LIST,
+  '# The page wasm\'s functions a first visit never runs (by name, without rustc\'s hash):\n' +
+    '# scripts/split-wasm.mjs moves them to the second module. Written by\n' +
+    '# tests/e2e/split-profile.mjs; do not edit by hand.\n' +
+    cold.join('\n') +
+    '\n',
+);
+console.log(`split-profile: ${names.length} functions, ${ran.size} names ran, ${cold.length} names cold -> ${COLD_LIST}`);
