@@ -16,17 +16,23 @@
 // answers by fetching split-<hash>.wasm synchronously, instantiating it against the page's
 // memory, tables, globals and functions, and setting the global; the instance's element
 // segment has put the real functions into table slots reserved for them, and the stub goes on
-// with a call_indirect to its slot. So the first call of moved code waits for one fetch (the
-// service worker keeps the file for offline use, as it keeps the lesson texts), and every
-// later call costs one indirect call.
+// with a call_indirect to its slot. So the first call of moved code waits for one fetch, and
+// every later call costs one indirect call. A page the service worker controls (a visit after
+// the first, and every offline one) loads the second module from the worker's store before the
+// app starts instead (loaderJs says why).
 //
 // RAFTLAB_SPLIT=off leaves the module whole (names dropped); RAFTLAB_SPLIT=instrument makes
 // the build that tests/e2e/split-profile.mjs records: every function sets a global of its own
 // when it first runs, exported as `~p<index>`, and split-names.txt lists the functions' names.
-// The wasm's name section (wasm-opt keeps it, index.html's -g) is dropped from what ships.
+// The module arrives as wasm-bindgen wrote it, with the linker's name section and unoptimized
+// (index.html's data-wasm-opt="0"): it is split first and each part then goes through
+// wasm-opt (WASM_OPT_ARGS), which drops the names, so that wasm-opt's inlining cannot fold a
+// cold function into the hot one that calls it.
 
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as W from "./wasm-module.mjs";
@@ -180,11 +186,35 @@ export function instrument(bytes) {
   return { wasm, names: names.join("\n") + "\n" };
 }
 
+// The value of a constant expression `i32.const N; end`, else null.
+function constOffset(expr) {
+  if (!expr || expr[0] !== 0x41) return null;
+  let value = 0;
+  let shift = 0;
+  let at = 1;
+  let byte;
+  do {
+    byte = expr[at++];
+    value |= (byte & 0x7f) << shift;
+    shift += 7;
+  } while (byte & 0x80);
+  if (shift < 32 && byte & 0x40) value |= -1 << shift;
+  return expr[at] === 0x0b && at + 1 === expr.length ? value : null;
+}
+
+// A name section naming functions: [index, name] pairs in index order.
+function nameSection(pairs) {
+  const sub = W.vec(pairs.map(([i, n]) => Buffer.concat([W.leb(i), W.name(n)])));
+  return W.section(0, Buffer.concat([W.name("name"), Buffer.from([1]), W.leb(sub.length), sub]));
+}
+
 /**
  * Splits `bytes`: the functions for which `isCold(name)` holds (and that can move) go to the
  * second module. Returns { primary, secondary, moved, stubs } (secondary null if none moved).
+ * With `names`, both keep a name section for their functions (a stub is named after its
+ * function, with ` (stub)`); without, neither has one.
  */
-export function split(bytes, isCold) {
+export function split(bytes, isCold, { names = false } = {}) {
   const m = parse(bytes);
   const nImp = m.importedFuncs.length;
   const nDef = m.code.length;
@@ -194,7 +224,10 @@ export function split(bytes, isCold) {
     const n = m.names.get(idx);
     if (n !== undefined && idx !== m.start && isCold(n) && movable(m.code[k])) moved.add(idx);
   }
-  if (moved.size === 0) return { primary: rebuild(m, {}), secondary: null, moved: 0, stubs: 0 };
+  if (moved.size === 0) {
+    const named = names ? [nameSection([...m.names].sort((a, b) => a[0] - b[0]))] : [];
+    return { primary: Buffer.concat([rebuild(m, {}), ...named]), secondary: null, moved: 0, stubs: 0 };
+  }
 
   // Moved functions that something staying in the page's module refers to: they get a stub.
   const referenced = new Set();
@@ -212,13 +245,27 @@ export function split(bytes, isCold) {
   if (tableIndex < nImpTables) fail("the function table is imported");
   const table = m.tables[tableIndex - nImpTables];
   if (table.elemType !== 0x70) fail("the element segments' table does not hold functions");
+  // Slots past the table's end: first one per stub (the second module's element segment puts
+  // the real function there), then one per needed function that has no slot yet (the first
+  // module's new element segment puts it there; the second module calls it through its slot,
+  // which costs an element entry where an export and an import would cost a name each).
   const slots = [...referenced].sort((a, b) => a - b);
   const slotBase = table.limits.min;
   const slotOf = new Map(slots.map((f, i) => [f, slotBase + i]));
+  const neededSlot = new Map();
+  for (const e of m.elements) {
+    const at = e.flags === 0 || e.flags === 2 ? constOffset(e.offset) : null;
+    if (at === null || e.table !== tableIndex) continue;
+    e.funcs.forEach((f, i) => needed.has(f) && !neededSlot.has(f) && neededSlot.set(f, at + i));
+  }
+  const neededNew = [...needed].filter((f) => !neededSlot.has(f)).sort((a, b) => a - b);
+  const neededBase = slotBase + slots.length;
+  neededNew.forEach((f, i) => neededSlot.set(f, neededBase + i));
+  const added = slots.length + neededNew.length;
   const grown = {
     ...table.limits,
-    min: table.limits.min + slots.length,
-    max: table.limits.max === null ? null : table.limits.max + slots.length,
+    min: table.limits.min + added,
+    max: table.limits.max === null ? null : table.limits.max + added,
   };
 
   // ---- the page's module
@@ -236,6 +283,7 @@ export function split(bytes, isCold) {
     const f = nImp + k;
     if (!moved.has(f) || referenced.has(f)) newIndex.set(f, next++);
   }
+  const ensureFunc = next; // defined last: loads the second module unless it is there
   const ren = (f) => {
     const to = newIndex.get(f);
     if (to === undefined) fail(`function ${f} was moved but is still referred to`);
@@ -254,13 +302,16 @@ export function split(bytes, isCold) {
       const start = W.bodyStart(m.code[k]);
       body = Buffer.concat([m.code[k].subarray(0, start), W.walk(m.code[k], start, null, ren).bytes]);
     } else if (referenced.has(f)) {
-      body = stub(m.types[t].params.length, t, slotOf.get(f), tableIndex, loadedGlobal, loadFunc);
+      body = stub(m.types[t].params.length, t, slotOf.get(f), tableIndex, ensureFunc);
     } else {
       continue;
     }
     funcTypes.push(W.leb(t));
     code.push(Buffer.concat([W.leb(body.length), body]));
   }
+  const ensure = Buffer.concat([Buffer.from([0x00, 0x23]), W.leb(loadedGlobal), Buffer.from([0x45, 0x04, 0x40, 0x10]), W.leb(loadFunc), Buffer.from([0x0b, 0x0b])]);
+  funcTypes.push(W.leb(voidType));
+  code.push(Buffer.concat([W.leb(ensure.length), ensure]));
   const tables = m.tables.map((t, i) => W.tableEntry(i === tableIndex - nImpTables ? { ...t, limits: grown } : t));
   const globals = [...m.globals.map((g) => Buffer.concat([g.type, g.init])), Buffer.from([0x7f, 0x01, 0x41, 0x00, 0x0b])];
   // Exports for the second module, under names the glue and minify-glue never use.
@@ -289,14 +340,12 @@ export function split(bytes, isCold) {
     secImports.push(W.importEntry({ module: "p", field, kind: 3, desc }));
   });
   const typeOf = (f) => (f < nImp ? m.importedFuncs[f].typeIndex : m.funcTypes[f - nImp]);
-  const secIndex = new Map();
-  for (const f of [...needed].sort((a, b) => a - b)) {
-    const field = fresh();
-    exports.push(W.exportEntry({ field, kind: 0, index: ren(f) }));
-    secImports.push(W.importEntry({ module: "p", field, kind: 0, desc: W.leb(typeOf(f)) }));
-    secIndex.set(f, secIndex.size);
-  }
   const elements = m.elements.map((e) => W.elementEntry({ ...e, funcs: e.funcs.map(ren) }));
+  if (neededNew.length) {
+    const offset = Buffer.concat([Buffer.from([0x41]), W.sleb32(neededBase), Buffer.from([0x0b])]);
+    const funcs = neededNew.map(ren);
+    elements.push(W.elementEntry(tableIndex === 0 ? { flags: 0, table: 0, offset, elemKind: 0, funcs } : { flags: 2, table: tableIndex, offset, elemKind: 0, funcs }));
+  }
   const replaced = {
     1: W.vec(types),
     2: W.vec(imports),
@@ -306,14 +355,24 @@ export function split(bytes, isCold) {
     7: W.vec(exports),
     10: W.vec(code),
   };
-  if (m.elements.length) replaced[9] = W.vec(elements);
+  if (elements.length) replaced[9] = W.vec(elements);
   if (m.start !== null) replaced[8] = W.leb(ren(m.start));
-  const primary = rebuild(m, replaced);
+  let primary = rebuild(m, replaced);
+  if (names) {
+    const pairs = [...newIndex].map(([f, to]) => [to, (m.names.get(f) ?? `#${f}`) + (moved.has(f) ? " (stub)" : "")]);
+    pairs.push([loadFunc, "split load"], [ensureFunc, "split ensure"]);
+    primary = Buffer.concat([primary, nameSection(pairs.sort((a, b) => a[0] - b[0]))]);
+  }
 
   // ---- the second module
   const movedList = [...moved].sort((a, b) => a - b);
-  for (const f of movedList) secIndex.set(f, secIndex.size);
-  const secRen = (f) => secIndex.get(f);
+  const secIndex = new Map(movedList.map((f, i) => [f, i]));
+  // A call of a function of the first module becomes an indirect call through its slot.
+  const secRen = (f, op) => {
+    if (secIndex.has(f)) return secIndex.get(f);
+    const indirect = op === 0x12 ? 0x13 : 0x11;
+    return Buffer.concat([Buffer.from([0x41]), W.sleb32(neededSlot.get(f)), Buffer.from([indirect]), W.leb(typeOf(f)), W.leb(tableIndex)]);
+  };
   const secCode = movedList.map((f) => {
     const body = m.code[f - nImp];
     const start = W.bodyStart(body);
@@ -331,6 +390,9 @@ export function split(bytes, isCold) {
     W.section(3, W.vec(movedList.map((f) => W.leb(m.funcTypes[f - nImp])))),
     W.section(9, W.vec([W.elementEntry(segment)])),
     W.section(10, W.vec(secCode)),
+    // The features the code uses (wasm-opt reads them from this section).
+    ...m.sections.filter((s) => s.id === 0 && W.customName(s.body) === "target_features").map((s) => W.section(0, s.body)),
+    ...(names ? [nameSection([...secIndex].map(([f, i]) => [i, m.names.get(f) ?? `#${f}`]).sort((a, b) => a[0] - b[0]))] : []),
   ]);
   return { primary, secondary, moved: moved.size, stubs: slots.length };
 }
@@ -349,34 +411,90 @@ function memoryLimits(m) {
   return out;
 }
 
-// A moved function's stub: load the second module if it is not there, then call the real
-// function through its table slot with the same arguments.
-function stub(nParams, type, slot, table, loaded, load) {
-  const parts = [Buffer.from([0x00, 0x23]), W.leb(loaded), Buffer.from([0x45, 0x04, 0x40, 0x10]), W.leb(load), Buffer.from([0x0b])];
+// A moved function's stub: load the second module if it is not there (`ensure`), then call
+// the real function through its table slot with the same arguments.
+function stub(nParams, type, slot, table, ensure) {
+  const parts = [Buffer.from([0x00, 0x10]), W.leb(ensure)];
   for (let i = 0; i < nParams; i++) parts.push(Buffer.from([0x20]), W.leb(i));
   parts.push(Buffer.from([0x41]), W.sleb32(slot), Buffer.from([0x11]), W.leb(type), W.leb(table), Buffer.from([0x0b]));
   return Buffer.concat(parts);
 }
 
-// The glue's part: the import `s.l` that loads the second module, synchronously (a moved
-// function is called from the middle of the page's code and must return its result).
+// The glue's part. The import `s.l` loads the second module synchronously: a moved function
+// is called from the middle of the page's code and must return its result. Chromium does not
+// pass a synchronous fetch through the service worker, so offline it would fail: a page the
+// worker controls (every offline page is one) has the second module in the worker's store,
+// since the worker keeps every file index.html names, and loads it from there, asynchronously,
+// before the app starts; a first visit, which no worker controls yet, does not.
 function loaderJs(file) {
   return `
+const __raftlab_split_url = new URL(${JSON.stringify(file)}, import.meta.url).href;
 function __raftlab_split_load() {
     if (wasm["~L"].value) return;
-    const url = new URL(${JSON.stringify(file)}, import.meta.url).href;
     const xhr = new XMLHttpRequest();
-    xhr.open("GET", url, false);
+    xhr.open("GET", __raftlab_split_url, false);
     xhr.overrideMimeType("text/plain; charset=x-user-defined");
-    xhr.send();
-    if (xhr.status !== 200) throw new Error("raftlab could not load " + url + " (HTTP " + xhr.status + "); reload the page");
+    // Without it the app cannot go on (the call that needs it is under way): the page's error
+    // box shows this, and a reload once the network is back (or, after one visit, offline)
+    // starts again.
+    const failed = "raftlab could not fetch part of the app (" + __raftlab_split_url + "): ";
+    try {
+        xhr.send();
+    } catch (e) {
+        throw new Error(failed + "the network is unreachable");
+    }
+    if (xhr.status !== 200) throw new Error(failed + "HTTP " + xhr.status);
     const text = xhr.responseText;
     const bytes = new Uint8Array(text.length);
     for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 255;
     new WebAssembly.Instance(new WebAssembly.Module(bytes), { p: wasm });
     wasm["~L"].value = 1;
 }
+async function __raftlab_split_preload(exports) {
+    if (!navigator.serviceWorker || !navigator.serviceWorker.controller) return;
+    try {
+        const res = await fetch(__raftlab_split_url);
+        if (!res.ok) return;
+        await WebAssembly.instantiate(await res.arrayBuffer(), { p: exports });
+        exports["~L"].value = 1;
+    } catch (e) {
+        // The synchronous load remains.
+    }
+}
 `;
+}
+
+// wasm-opt's settings for the page's module and its second part: -O2 (for the whole module it
+// gzipped smaller than -Oz, -Os and -O3; -Os is 0.4 KB smaller on the first part alone but
+// inlines less in the simulation's hot paths); and one-caller inlining capped at 50 bytes,
+// since by default a function with one caller is inlined whatever its size and the views'
+// many small builder steps then fold into a few huge functions that compress worse (-4.3 KB
+// gzipped, bundle8's note). The name section is dropped, unless RAFTLAB_WASM_NAMES=1 (for
+// tests/e2e/profile-sim.mjs's profiles by function).
+const WASM_OPT_ARGS = [
+  "-O2",
+  "--one-caller-inline-max-function-size=50",
+  ...(process.env.RAFTLAB_WASM_NAMES === "1" ? ["-g"] : []),
+];
+
+/** `bytes` through wasm-opt (binaryen, on PATH from scripts/env.sh; Trunk.toml pins it). */
+export function wasmOpt(bytes, args = WASM_OPT_ARGS) {
+  const dir = mkdtempSync(join(tmpdir(), "split-wasm-"));
+  try {
+    const input = join(dir, "in.wasm");
+    const output = join(dir, "out.wasm");
+    writeFileSync(input, bytes);
+    const run = spawnSync("wasm-opt", [...args, input, "-o", output], { encoding: "utf8" });
+    if (run.error) fail(`wasm-opt: ${run.error.message} (run scripts/setup.sh; build through scripts/env.sh)`);
+    if (run.status !== 0) fail(`wasm-opt failed:\n${run.stderr}`);
+    return readFileSync(output);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function contentHash(bytes) {
+  return createHash("sha256").update(bytes).digest("hex").slice(0, 16);
 }
 
 function sri(bytes) {
@@ -400,6 +518,7 @@ async function main() {
   let js = jsBefore.toString("utf8");
   let summary;
   if (mode === "instrument") {
+    // Left unoptimized: its functions are the ones the split sees.
     const out = instrument(wasmBefore);
     wasmAfter = out.wasm;
     writeFileSync(join(staging, "split-names.txt"), out.names);
@@ -414,24 +533,28 @@ async function main() {
     }
     let out;
     try {
-      out = split(wasmBefore, (n) => cold.has(stableName(n)));
+      out = split(wasmBefore, (n) => cold.has(stableName(n)), { names: process.env.RAFTLAB_WASM_NAMES === "1" });
     } catch (e) {
       if (e instanceof W.WasmError) fail(`${wasmPath}: ${e.message}`);
       throw e;
     }
-    wasmAfter = out.primary;
+    wasmAfter = wasmOpt(out.primary);
     for (const f of readdirSync(staging)) if (/^split-[0-9a-f]+\.wasm$/.test(f)) fail(`${f} already in ${staging}`);
     if (out.secondary) {
-      const file = `split-${createHash("sha256").update(out.secondary).digest("hex").slice(0, 16)}.wasm`;
-      writeFileSync(join(staging, file), out.secondary);
+      const secondary = wasmOpt(out.secondary);
+      const file = `split-${contentHash(secondary)}.wasm`;
+      writeFileSync(join(staging, file), secondary);
       const anchor = '"./raftlab_bg.js": import0,';
       if (js.split(anchor).length !== 2) fail(`${glue[0]}: the imports object (${anchor}) not found once`);
-      js = js.replace(anchor, `${anchor}\n        "s": { __proto__: null, l: __raftlab_split_load },`) + loaderJs(file);
+      js = js.replace(anchor, `${anchor}\n        "s": { __proto__: null, l: __raftlab_split_load },`);
+      const start = "return __wbg_finalize_init(instance, module);\n}\n\nexport {";
+      if (js.split(start).length !== 2) fail(`${glue[0]}: the end of __wbg_init_once not found once`);
+      js = js.replace(start, `await __raftlab_split_preload(instance.exports);\n    ${start}`) + loaderJs(file);
       // The service worker keeps every file index.html names (static/sw.js), so the second
-      // module works offline after one visit; a meta element names it without fetching it.
+      // part works offline after one visit; a meta element names it without fetching it.
       if (!html.includes("</head>")) fail("index.html has no </head>");
       html = html.replace("</head>", `<meta name="raftlab-split" content="${file}"></head>`);
-      summary = `${out.moved} functions moved to ${file} (${out.secondary.length} bytes), ${out.stubs} stubs`;
+      summary = `${out.moved} functions moved to ${file} (${secondary.length} bytes), ${out.stubs} stubs`;
     } else {
       summary = "nothing moved";
     }

@@ -290,8 +290,9 @@ const MEMARG_HI = 0x3e;
  * Walks the instructions from `at` to the `end` that closes the expression (a function body
  * or a constant expression). `visit(op, sub, immAt, immEnd)` sees each instruction; what it
  * returns is collected as `uses` (null and undefined are skipped). With `rename`, calls,
- * return calls and ref.func get `rename(oldIndex)` as their function index, and the rewritten
- * bytes are returned as `bytes`. Returns { end, bytes, uses }.
+ * return calls and ref.func get `rename(oldIndex, op)` as their function index, or, where it
+ * returns a Buffer, are replaced by those bytes whole (e.g. a call by an indirect call); the
+ * rewritten bytes are returned as `bytes`. Returns { end, bytes, uses }.
  */
 export function walk(b, at, visit, rename = null) {
   const out = rename ? [] : null;
@@ -398,7 +399,9 @@ export function walk(b, at, visit, rename = null) {
     if (visit) pushUse(uses, visit(op, sub, opAt, at));
     if (out && funcAt >= 0) {
       const [f] = readU(b, funcAt);
-      out.push(b.subarray(copied, funcAt), leb(rename(f)));
+      const to = rename(f, op);
+      if (Buffer.isBuffer(to)) out.push(b.subarray(copied, opAt), to);
+      else out.push(b.subarray(copied, funcAt), leb(to));
       copied = at;
     }
   }

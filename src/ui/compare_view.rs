@@ -356,6 +356,9 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
 }
 
 /// The two panes and the divergence box, in place of the single drawing.
+// Not inlined into its one caller, so that scripts/split-wasm.mjs can move it, rarely needed,
+// to the wasm's second part.
+#[inline(never)]
 pub fn render(v: &View, c: &Compare) -> Html {
     let l = v.ui.lang;
     let (la, lb) = &c.labels;

@@ -85,6 +85,9 @@ impl Drop for ExploreWorker {
 
 impl App {
     /// Handles the Explore tab's messages.
+    // Not inlined into its one caller, so that scripts/split-wasm.mjs can move it, rarely needed,
+    // to the wasm's second part.
+    #[inline(never)]
     pub(super) fn explore_update(&mut self, m: ExploreMsg) {
         let e = &mut self.ui.explore;
         match m {

@@ -404,6 +404,9 @@ fn status(v: &View) -> Html {
 }
 
 /// The panel.
+// Not inlined into its one caller, so that scripts/split-wasm.mjs can move it, rarely needed,
+// to the wasm's second part.
+#[inline(never)]
 pub fn render(v: &View) -> Html {
     let e = &v.ui.explore;
     let l = v.ui.lang;

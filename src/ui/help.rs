@@ -32,6 +32,9 @@ const LEGEND: &[(&str, &str)] = &[
 ];
 
 /// The overlay.
+// Not inlined into its one caller, so that scripts/split-wasm.mjs can move it, rarely needed,
+// to the wasm's second part.
+#[inline(never)]
 pub fn render(v: &View) -> Html {
     let l = v.ui.lang;
     let close = send(v.link, Msg::Help(Some(false)));

@@ -285,6 +285,9 @@ fn script(v: &View, s: &Lesson) -> Html {
 }
 
 /// The panel.
+// Not inlined into its one caller, so that scripts/split-wasm.mjs can move it, rarely needed,
+// to the wasm's second part.
+#[inline(never)]
 pub fn render(v: &View) -> Html {
     let l = v.ui.lang;
     let error = v.ui.script_error.as_ref().map(|e| {

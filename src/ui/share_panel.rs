@@ -11,6 +11,9 @@ use super::app::{Msg, View};
 use super::h::send;
 
 /// The panel.
+// Not inlined into its one caller, so that scripts/split-wasm.mjs can move it, rarely needed,
+// to the wasm's second part.
+#[inline(never)]
 pub fn render(v: &View) -> Html {
     let link = v.link;
     let l = v.ui.lang;

@@ -76,6 +76,7 @@ export function launchBrowser() {
 export async function openApp({
   path = '',
   viewport = { width: 1280, height: 800 },
+  colorScheme = 'light',
   waitUntil = 'load',
 } = {}) {
   const url = new URL(path, APP_URL).href;
@@ -85,7 +86,7 @@ export async function openApp({
   const pageErrors = [];
   const consoleLines = [];
   try {
-    const context = await browser.newContext({ viewport, serviceWorkers: 'block' });
+    const context = await browser.newContext({ viewport, colorScheme, serviceWorkers: 'block' });
     // Every request is recorded; one that would leave the machine is blocked, not sent.
     context.on('request', (req) => requests.push(req.url()));
     await context.route('**/*', (route) =>

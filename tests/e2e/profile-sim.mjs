@@ -1,7 +1,7 @@
 // Where the page's wasm spends the simulation's time: a CPU profile (DevTools' sampling
 // profiler) of the benchmark entry raftlab_run_text on bench.mjs's sim scenario, self time
 // grouped by function. Figures, not assertions. Function names need a build that keeps the
-// wasm name section (e.g. data-wasm-opt="0" in index.html, or wasm-opt with --debuginfo).
+// wasm name section: build with RAFTLAB_WASM_NAMES=1 (scripts/split-wasm.mjs).
 //
 //   node tests/e2e/profile-sim.mjs [--writes 5000] [--top 40] [--url URL]
 import { openApp, APP_URL } from './harness.mjs';

@@ -6,19 +6,18 @@
 //   node tests/e2e/split-profile.mjs [--keep DIR]
 //
 // It builds the app with RAFTLAB_SPLIT=instrument into target/split-profile (every function
-// marks a global of its own when it first runs), serves it, and plays a first visit in
-// headless Chromium at each of the three sizes the lab is made for (1280x720, 1024x768 and a
-// 390x844 phone): first-visit.mjs's landing page with the free run at the teaching pace,
-// lesson 1 from its first step to its recap, the everyday faults from the keyboard and the
-// everyday tabs. A function is listed only if no function of the same name (without rustc's
-// hash) ran in any of them. --keep DIR uses the instrumented build in DIR instead of
-// building one.
+// marks a global of its own when it first runs), serves it, and plays first-visit.mjs's
+// VISITS in headless Chromium, each in a fresh browser: the landing page's full visit
+// (lesson 1, the everyday faults and tabs) at 1280x720, 1024x768 in the dark theme, 390x844
+// and in Chinese, and every narrated lesson opened by its link and played to its end card.
+// A function is listed only if no function of the same name (without rustc's hashes) ran in
+// any of them. --keep DIR uses the instrumented build in DIR instead of building one.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './harness.mjs';
-import { firstVisit } from './first-visit.mjs';
+import { VISITS, playVisit } from './first-visit.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { stableName, COLD_LIST } = await import(join(ROOT, 'scripts', 'split-wasm.mjs'));
@@ -47,10 +46,14 @@ const url = await new Promise((resolve, reject) => {
 
 const ran = new Set();
 
-async function visit(viewport) {
+async function record(visit) {
   const browser = await launchBrowser();
   try {
-    const context = await browser.newContext({ viewport, serviceWorkers: 'block' });
+    const context = await browser.newContext({
+      viewport: visit.viewport,
+      colorScheme: visit.colorScheme ?? 'light',
+      serviceWorkers: 'block',
+    });
     const page = await context.newPage();
     await page.addInitScript(() => {
       addEventListener('TrunkApplicationStarted', (e) => {
@@ -59,10 +62,8 @@ async function visit(viewport) {
     });
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(url);
-    await page.waitForSelector('[data-node][data-role]');
-    const { steps, shown } = await firstVisit(page);
-    console.log(`split-profile: lesson 1 showed step ${shown} of ${steps - 1}`);
+    await page.goto(new URL(visit.path, url).href);
+    const { steps, shown } = await playVisit(page, visit);
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
     const marks = await page.evaluate((n) => {
       const out = [];
@@ -70,20 +71,14 @@ async function visit(viewport) {
       return out;
     }, names.length);
     marks.forEach((v, k) => v && ran.add(stableName(names[k])));
+    console.log(`split-profile: ${visit.kind} ${visit.path || '/'} ${visit.viewport.width}x${visit.viewport.height}: lesson step ${shown} of ${steps}; ${ran.size} names ran so far`);
   } finally {
     await browser.close();
   }
 }
 
 try {
-  for (const viewport of [
-    { width: 1280, height: 720 },
-    { width: 1024, height: 768 },
-    { width: 390, height: 844 },
-  ]) {
-    await visit(viewport);
-    console.log(`split-profile: ${viewport.width}x${viewport.height}: ${ran.size} names ran so far`);
-  }
+  for (const visit of VISITS) await record(visit);
 } finally {
   server.kill();
 }

@@ -4,7 +4,7 @@
 // a whole build ("nothing moved") is the input byte for byte without its names.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { split, instrument, stableName } from '../../scripts/split-wasm.mjs';
+import { split, instrument, parse, stableName } from '../../scripts/split-wasm.mjs';
 import { WasmError, leb, name, section, sleb32, vec, module } from '../../scripts/wasm-module.mjs';
 
 const I32 = 0x7f;
@@ -131,6 +131,29 @@ test('with nothing cold the module is unchanged but for its names', () => {
   const out = split(sample(), () => false);
   assert.equal(out.secondary, null);
   assert.ok(Buffer.compare(out.primary, sample(false)) === 0, 'byte for byte the module without its name section');
+});
+
+test('with names, each part names its functions, and a stub after its function', () => {
+  const halves = split(sample(), isCold, { names: true });
+  const names = (bytes) => [...parse(bytes).names.values()];
+  assert.deepEqual(names(halves.primary), [
+    'log',
+    'split load',
+    'main',
+    'raftlab::hot::h0123456789abcdef',
+    'raftlab::coldA::h1111111111111111 (stub)',
+    'raftlab::coldB::h2222222222222222 (stub)',
+    'split ensure',
+  ]);
+  // The second module has only the moved functions: it calls the first one's through the table.
+  assert.deepEqual(names(halves.secondary), [
+    'raftlab::coldA::h1111111111111111',
+    'raftlab::coldB::h2222222222222222',
+    'raftlab::coldC::h3333333333333333',
+    'raftlab::unused::h4444444444444444',
+  ]);
+  // The names do not change the code: both halves still compute what the whole does.
+  assert.equal(runSplit(halves).exports.main(4), runWhole(sample()).exports.main(4));
 });
 
 test('the instrumented module marks exactly the functions that ran', () => {

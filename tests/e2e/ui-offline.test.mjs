@@ -125,12 +125,12 @@ test('after one visit the app reloads offline, and picks up a new version online
     );
     assert.equal(await page.locator('[data-explore-error]').count(), 0, 'the search shows an error offline');
     await page.click('[data-explore-stop]');
-    // The explore panel lives in the wasm's second part (scripts/split-wasm.mjs), first needed
-    // here, offline: the worker stored it at install, and the page's synchronous fetch of it
-    // was answered from that store (a failure would have stopped the page with an error).
+    // The explore panel lives in the wasm's second part (scripts/split-wasm.mjs): the worker
+    // stored it at install, and the page, which the worker controls, loaded it from there
+    // before starting (a failed load of it would have stopped the page with an error).
     assert.ok(
       requests.slice(offlineFrom).some((u) => /\/split-[0-9a-f]{16}\.wasm$/.test(u)),
-      'the second part of the wasm was not fetched offline',
+      'the second part of the wasm was not loaded offline',
     );
 
     // Back online with a new version deployed: one reload shows it, not the cached one.
