@@ -18,6 +18,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { leb, name as wasmString, readLimits, readU as readLeb } from "./wasm-module.mjs";
 
 function fail(message) {
   console.error(`minify-glue: ${message}`);
@@ -113,42 +114,7 @@ console.log(
     `integrity attributes updated`,
 );
 
-// ---- the wasm binary format, as far as import and export names go
-
-function readLeb(b, at) {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    const byte = b[at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if (byte < 0x80) return [value, at];
-  }
-}
-
-function leb(value) {
-  const bytes = [];
-  do {
-    let byte = value & 0x7f;
-    value = Math.floor(value / 128);
-    if (value > 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (value > 0);
-  return Buffer.from(bytes);
-}
-
-function wasmString(s) {
-  const b = Buffer.from(s, "utf8");
-  return Buffer.concat([leb(b.length), b]);
-}
-
-// Skips a limits structure (memory, table) at `at`.
-function skipLimits(b, at) {
-  const flags = b[at++];
-  [, at] = readLeb(b, at);
-  if (flags & 1) [, at] = readLeb(b, at);
-  return at;
-}
+// ---- the wasm binary format (scripts/wasm-module.mjs), as far as import and export names go
 
 // The wasm with its imports and wasm-bindgen's exports renamed, and the map old -> new.
 // Imports become `$0`, `$1`, ...; exports `_0`, `_1`, ... (the glue reads them as
@@ -192,9 +158,9 @@ function renameInterface(b) {
       } else if (kind === 0) {
         [, p] = readLeb(b, p);
       } else if (kind === 1) {
-        p = skipLimits(b, p + 1);
+        p = readLimits(b, p + 1).end;
       } else if (kind === 2) {
-        p = skipLimits(b, p);
+        p = readLimits(b, p).end;
       } else if (kind === 3) {
         p += 2;
       } else {

@@ -62,7 +62,8 @@ test('a first visit cut off from the network says the part it needs could not be
     const { page, context } = app;
     await page.waitForSelector('g.node[data-role="leader"]', { timeout: 60_000 });
     await context.setOffline(true);
-    await page.click('[role="tab"][data-tab="scenario"]');
+    // The Explore tab's panel lives in the second part.
+    await page.click('[role="tab"][data-tab="explore"]');
     await page.waitForSelector('#fatal:not([hidden])');
     assert.match(
       await page.textContent('#fatal-message'),
