@@ -470,10 +470,13 @@ async function __raftlab_split_preload(exports) {
 // since by default a function with one caller is inlined whatever its size and the views'
 // many small builder steps then fold into a few huge functions that compress worse (-4.3 KB
 // gzipped, bundle8's note). The name section is dropped, unless RAFTLAB_WASM_NAMES=1 (for
-// tests/e2e/profile-sim.mjs's profiles by function).
+// tests/e2e/profile-sim.mjs's profiles by function), and so are the producers and
+// target-features sections, which no browser reads (this is the last tool that does).
 const WASM_OPT_ARGS = [
   "-O2",
   "--one-caller-inline-max-function-size=50",
+  "--strip-producers",
+  "--strip-target-features",
   ...(process.env.RAFTLAB_WASM_NAMES === "1" ? ["-g"] : []),
 ];
 
