@@ -1,23 +1,24 @@
 // Splits the page's wasm in two: what a first visit runs stays in raftlab-<hash>_bg.wasm, and
-// the code it never runs (the rarer panels, the scenario editor, time travel, compare and
-// explore's page side, error paths) moves to split-<hash>.wasm, fetched the first time any of
-// it is called. Run by Trunk.toml's post_build hook on release builds, before
+// the code no first visit runs (export and share, compare, explore's page side, help, loading
+// and pasting scenarios, error paths) moves to split-<hash>.wasm, fetched the first time any
+// of it is called. Run by Trunk.toml's post_build hook on release builds, before
 // scripts/minify-glue.mjs: `node scripts/split-wasm.mjs STAGING_DIR`.
 //
-// Which functions move: those named in scripts/split-cold.txt, the functions that a recorded
-// first visit never called (tests/e2e/split-profile.mjs writes it; names without their hash,
-// so a list survives unrelated changes, and a name is listed only if every function of that
-// name stayed cold). A function the list does not know stays in the page's module, so a stale
+// Which functions move: those named in scripts/split-cold.txt, the functions that the
+// recorded first visits (tests/e2e/first-visit.mjs) never called (tests/e2e/split-profile.mjs
+// writes it; names without rustc's hashes, so a list survives unrelated changes, and a name is
+// listed only if every function of that name stayed cold). A function the list does not know stays in the page's module, so a stale
 // list costs bytes, never correctness.
 //
 // How a moved function is reached: the page's module keeps a small stub at its index for
 // every moved function something outside the moved code refers to (a call, a table entry, an
 // export). The stub checks a global; while it is 0 it calls the import `s.l`, which the glue
 // answers by fetching split-<hash>.wasm synchronously, instantiating it against the page's
-// memory, tables, globals and functions, and setting the global; the instance's element
-// segment has put the real functions into table slots reserved for them, and the stub goes on
-// with a call_indirect to its slot. So the first call of moved code waits for one fetch, and
-// every later call costs one indirect call. A page the service worker controls (a visit after
+// memory, tables and globals, and setting the global; the instance's element segment has put
+// the real functions into table slots reserved for them, and the stub goes on with a
+// call_indirect to its slot. The second module calls the page module's functions through
+// table slots as well. So the first call of moved code waits for one fetch, and every later
+// call costs one indirect call. A page the service worker controls (a visit after
 // the first, and every offline one) loads the second module from the worker's store before the
 // app starts instead (loaderJs says why).
 //
