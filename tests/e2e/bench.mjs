@@ -13,6 +13,9 @@
 //   cold    --runs fresh browsers load the app: time until the cluster is drawn (interactive),
 //           and the bytes of every file loaded, raw and gzipped; then the size of the wasm's
 //           second part, which a first visit does not load (scripts/split-wasm.mjs).
+//   visit   --runs fresh browsers each play three of first-visit.mjs's recorded first visits
+//           (the landing page's full visit in English and in Chinese, lesson 15 by its link):
+//           what each transferred, and whether it needed the wasm's second part.
 //   explore the free run playing (3 nodes, teaching pace) for --seconds without, then with an
 //           explore search running in its Web Worker: fps, frame intervals, per-frame work,
 //           long tasks, schedules per second in the worker, and the worker's files (fetched
@@ -27,7 +30,7 @@
 //           work beyond the simulation, the ratios, and all fingerprints (equal: every run
 //           did the same thing). The kinds run interleaved, one of each a round, order rotated.
 //
-//   node tests/e2e/bench.mjs [--part fps|writes|cold|sim|explore|all] [--seconds 10] [--throttle 1]
+//   node tests/e2e/bench.mjs [--part fps|writes|cold|visit|sim|explore|all] [--seconds 10] [--throttle 1]
 //                            [--speed 1] [--minutes 5] [--keys distinct|one|both] [--runs 3]
 //                            [--writes 5000] [--trace] [--mutations] [--url URL]
 //
@@ -40,6 +43,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openApp, launchBrowser, isLocalUrl, APP_URL } from './harness.mjs';
+import { VISITS, playVisit } from './first-visit.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -342,6 +346,39 @@ async function writesPart(distinct) {
   }
 }
 
+// The recorded first visits (first-visit.mjs; the landing page's full visit in English and in
+// Chinese, and lesson 15 by its link), each in --runs fresh browsers: what each transferred in
+// all, and whether it needed the wasm's second part (scripts/split-wasm.mjs).
+async function visitPart() {
+  const picked = VISITS.filter((v, i) => i === 0 || v.path === '?lang=zh' || v.path === '?preset=15-probe-replicate-snapshot');
+  for (const visit of picked) {
+    const seen = [];
+    for (let i = 0; i < runs; i++) {
+      const browser = await launchBrowser();
+      try {
+        const context = await browser.newContext({ viewport: visit.viewport, serviceWorkers: 'block' });
+        const page = await context.newPage();
+        const bodies = [];
+        page.on('response', async (r) => {
+          try {
+            bodies.push({ url: r.url(), body: await r.body() });
+          } catch {
+            // redirects and aborted requests have no body
+          }
+        });
+        await page.goto(at(visit.path));
+        await playVisit(page, visit);
+        const gz = bodies.reduce((n, f) => n + gzipSync(f.body, { level: 9 }).length, 0);
+        const second = bodies.some((f) => /\/split-[0-9a-f]{16}\.wasm$/.test(f.url));
+        seen.push(`${f1(gz / 1000)} KB gzipped in ${bodies.length} files, ${second ? 'with' : 'without'} the second part`);
+      } finally {
+        await browser.close();
+      }
+    }
+    console.log(`visit:   ${visit.kind} ${visit.path || '/'} ${visit.viewport.width}x${visit.viewport.height}: ${seen.join('; ')}`);
+  }
+}
+
 // Fresh browsers (empty cache) load the app; time until the cluster is drawn.
 async function coldPart() {
   const times = [];
@@ -600,6 +637,7 @@ async function explorePart() {
 }
 
 if (part === 'cold' || part === 'all') await coldPart();
+if (part === 'visit' || part === 'all') await visitPart();
 if (part === 'sim' || part === 'all') await simPart();
 if (part === 'fps' || part === 'all') await fpsPart();
 if (part === 'explore' || part === 'all') await explorePart();

@@ -1,7 +1,7 @@
 // Records which of the page's wasm functions a first visit runs, and writes the others to
 // scripts/split-cold.txt: the list scripts/split-wasm.mjs moves into the second module,
-// fetched only when one of them is first called. Rerun it when the first visit's code
-// changed (ui-split.test.mjs fails when the first visit fetches the second module):
+// fetched only when one of them is first called. Rerun it when the first visits' code
+// changed (`node tests/e2e/bench.mjs --part visit` says whether they fetch the second module):
 //
 //   node tests/e2e/split-profile.mjs [--keep DIR]
 //
