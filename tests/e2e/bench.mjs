@@ -346,6 +346,19 @@ async function writesPart(distinct) {
   }
 }
 
+// Every response `page` receives from now on, as { url, body }, in a list that grows.
+function responseBodies(page) {
+  const bodies = [];
+  page.on('response', async (r) => {
+    try {
+      bodies.push({ url: r.url(), body: await r.body() });
+    } catch {
+      // redirects and aborted requests have no body
+    }
+  });
+  return bodies;
+}
+
 // The recorded first visits (first-visit.mjs; the landing page's full visit in English and in
 // Chinese, and lesson 15 by its link), each in --runs fresh browsers: what each transferred in
 // all, and whether it needed the wasm's second part (scripts/split-wasm.mjs).
@@ -358,14 +371,7 @@ async function visitPart() {
       try {
         const context = await browser.newContext({ viewport: visit.viewport, serviceWorkers: 'block' });
         const page = await context.newPage();
-        const bodies = [];
-        page.on('response', async (r) => {
-          try {
-            bodies.push({ url: r.url(), body: await r.body() });
-          } catch {
-            // redirects and aborted requests have no body
-          }
-        });
+        const bodies = responseBodies(page);
         await page.goto(at(visit.path));
         await playVisit(page, visit);
         const gz = bodies.reduce((n, f) => n + gzipSync(f.body, { level: 9 }).length, 0);
@@ -392,14 +398,7 @@ async function coldPart() {
         isLocalUrl(route.request().url()) ? route.continue() : route.abort('blockedbyclient'),
       );
       const page = await context.newPage();
-      const bodies = [];
-      page.on('response', async (r) => {
-        try {
-          bodies.push({ url: r.url(), body: await r.body() });
-        } catch {
-          // redirects and aborted requests have no body
-        }
-      });
+      const bodies = responseBodies(page);
       await page.addInitScript(() => {
         window.__interactive = new Promise((resolve) => {
           const seen = () => document.querySelector('[data-node][data-role]');
