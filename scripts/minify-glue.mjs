@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { leb, name as wasmString, readLimits, readU as readLeb } from "./wasm-module.mjs";
+import * as W from "./wasm-module.mjs";
 
 function fail(message) {
   console.error(`minify-glue: ${message}`);
@@ -114,74 +114,42 @@ console.log(
     `integrity attributes updated`,
 );
 
-// ---- the wasm binary format (scripts/wasm-module.mjs), as far as import and export names go
-
 // The wasm with its imports and wasm-bindgen's exports renamed, and the map old -> new.
 // Imports become `$0`, `$1`, ...; exports `_0`, `_1`, ... (the glue reads them as
 // `wasm.NAME`; names of two kinds never meet).
 function renameInterface(b) {
-  if (b.readUInt32LE(0) !== 0x6d736100 || b.readUInt32LE(4) !== 1) fail(`${wasmName} is not wasm 1`);
   const renamed = new Map();
-  const parts = [b.subarray(0, 8)];
-  let at = 8;
   let imports = 0;
   let exports = 0;
-  while (at < b.length) {
-    const id = b[at];
-    let [size, body] = readLeb(b, at + 1);
-    const end = body + size;
-    if (id !== 2 && id !== 7) {
-      parts.push(b.subarray(at, end));
-      at = end;
-      continue;
+  const rename = (name, to) => {
+    if (to !== name) {
+      if (renamed.has(name)) fail(`${wasmName}: ${name} twice`);
+      renamed.set(name, to);
     }
-    let p = body;
-    let n;
-    [n, p] = readLeb(b, p);
-    const out = [leb(n)];
-    for (let i = 0; i < n; i++) {
-      let len;
+    return to;
+  };
+  let sections;
+  try {
+    sections = W.sections(b).map(({ id, body }) => {
       if (id === 2) {
-        const moduleStart = p;
-        [len, p] = readLeb(b, p);
-        p += len;
-        out.push(b.subarray(moduleStart, p));
+        const entries = W.readImports(body).map((e) => ({
+          ...e,
+          field: rename(e.field, e.kind === 0 && /^__wb(g|indgen)_/.test(e.field) ? `$${imports++}` : e.field),
+        }));
+        return W.section(id, W.vec(entries.map(W.importEntry)));
       }
-      [len, p] = readLeb(b, p);
-      const name = b.subarray(p, p + len).toString("utf8");
-      p += len;
-      const kind = b[p];
-      const descStart = p;
-      p += 1;
       if (id === 7) {
-        [, p] = readLeb(b, p);
-      } else if (kind === 0) {
-        [, p] = readLeb(b, p);
-      } else if (kind === 1) {
-        p = readLimits(b, p + 1).end;
-      } else if (kind === 2) {
-        p = readLimits(b, p).end;
-      } else if (kind === 3) {
-        p += 2;
-      } else {
-        fail(`${wasmName}: import kind ${kind} not understood`);
+        const entries = W.readExports(body).map((e) => ({
+          ...e,
+          field: rename(e.field, /^(wasm_bindgen_|__wbindgen_|__externref_)/.test(e.field) ? `_${exports++}` : e.field),
+        }));
+        return W.section(id, W.vec(entries.map(W.exportEntry)));
       }
-      let to = name;
-      if (id === 2 && kind === 0 && /^__wb(g|indgen)_/.test(name)) {
-        to = `$${imports++}`;
-      } else if (id === 7 && /^(wasm_bindgen_|__wbindgen_|__externref_)/.test(name)) {
-        to = `_${exports++}`;
-      }
-      if (to !== name) {
-        if (renamed.has(name)) fail(`${wasmName}: ${name} twice`);
-        renamed.set(name, to);
-      }
-      out.push(wasmString(to), b.subarray(descStart, p));
-    }
-    if (p !== end) fail(`${wasmName}: section ${id} misread`);
-    const content = Buffer.concat(out);
-    parts.push(Buffer.from([id]), leb(content.length), content);
-    at = end;
+      return W.section(id, body);
+    });
+  } catch (e) {
+    if (e instanceof W.WasmError) fail(`${wasmName}: ${e.message}`);
+    throw e;
   }
-  return { wasm: Buffer.concat(parts), renamed };
+  return { wasm: W.module(sections), renamed };
 }

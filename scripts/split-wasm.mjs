@@ -187,20 +187,10 @@ export function instrument(bytes) {
   return { wasm, names: names.join("\n") + "\n" };
 }
 
-// The value of a constant expression `i32.const N; end`, else null.
-function constOffset(expr) {
-  if (!expr || expr[0] !== 0x41) return null;
-  let value = 0;
-  let shift = 0;
-  let at = 1;
-  let byte;
-  do {
-    byte = expr[at++];
-    value |= (byte & 0x7f) << shift;
-    shift += 7;
-  } while (byte & 0x80);
-  if (shift < 32 && byte & 0x40) value |= -1 << shift;
-  return expr[at] === 0x0b && at + 1 === expr.length ? value : null;
+// A code body with its calls renamed by `ren` (W.walk's `rename`).
+function renamed(body, ren) {
+  const start = W.bodyStart(body);
+  return Buffer.concat([body.subarray(0, start), W.walk(body, start, null, ren).bytes]);
 }
 
 // A name section naming functions: [index, name] pairs in index order.
@@ -255,7 +245,7 @@ export function split(bytes, isCold, { names = false } = {}) {
   const slotOf = new Map(slots.map((f, i) => [f, slotBase + i]));
   const neededSlot = new Map();
   for (const e of m.elements) {
-    const at = e.flags === 0 || e.flags === 2 ? constOffset(e.offset) : null;
+    const at = e.flags === 0 || e.flags === 2 ? W.constI32(e.offset) : null;
     if (at === null || e.table !== tableIndex) continue;
     e.funcs.forEach((f, i) => needed.has(f) && !neededSlot.has(f) && neededSlot.set(f, at + i));
   }
@@ -300,8 +290,7 @@ export function split(bytes, isCold, { names = false } = {}) {
     const t = m.funcTypes[k];
     let body;
     if (!moved.has(f)) {
-      const start = W.bodyStart(m.code[k]);
-      body = Buffer.concat([m.code[k].subarray(0, start), W.walk(m.code[k], start, null, ren).bytes]);
+      body = renamed(m.code[k], ren);
     } else if (referenced.has(f)) {
       body = stub(m.types[t].params.length, t, slotOf.get(f), tableIndex, ensureFunc);
     } else {
@@ -328,7 +317,7 @@ export function split(bytes, isCold, { names = false } = {}) {
     exports.push(W.exportEntry({ field, kind: 2, index: i }));
     secImports.push(W.importEntry({ module: "p", field, kind: 2, desc: W.limits(memLimits[i]) }));
   }
-  const allTables = [...m.importedTables.map((i) => i.desc), ...m.tables.map((t, i) => W.tableEntry(i === tableIndex - nImpTables ? { ...t, limits: grown } : t))];
+  const allTables = [...m.importedTables.map((i) => i.desc), ...tables];
   allTables.forEach((desc, i) => {
     const field = fresh();
     exports.push(W.exportEntry({ field, kind: 1, index: i }));
@@ -342,11 +331,7 @@ export function split(bytes, isCold, { names = false } = {}) {
   });
   const typeOf = (f) => (f < nImp ? m.importedFuncs[f].typeIndex : m.funcTypes[f - nImp]);
   const elements = m.elements.map((e) => W.elementEntry({ ...e, funcs: e.funcs.map(ren) }));
-  if (neededNew.length) {
-    const offset = Buffer.concat([Buffer.from([0x41]), W.sleb32(neededBase), Buffer.from([0x0b])]);
-    const funcs = neededNew.map(ren);
-    elements.push(W.elementEntry(tableIndex === 0 ? { flags: 0, table: 0, offset, elemKind: 0, funcs } : { flags: 2, table: tableIndex, offset, elemKind: 0, funcs }));
-  }
+  if (neededNew.length) elements.push(W.activeElements(tableIndex, neededBase, neededNew.map(ren)));
   const replaced = {
     1: W.vec(types),
     2: W.vec(imports),
@@ -375,21 +360,14 @@ export function split(bytes, isCold, { names = false } = {}) {
     return Buffer.concat([Buffer.from([0x41]), W.sleb32(neededSlot.get(f)), Buffer.from([indirect]), W.leb(typeOf(f)), W.leb(tableIndex)]);
   };
   const secCode = movedList.map((f) => {
-    const body = m.code[f - nImp];
-    const start = W.bodyStart(body);
-    const b = Buffer.concat([body.subarray(0, start), W.walk(body, start, null, secRen).bytes]);
+    const b = renamed(m.code[f - nImp], secRen);
     return Buffer.concat([W.leb(b.length), b]);
   });
-  const offset = Buffer.concat([Buffer.from([0x41]), W.sleb32(slotBase), Buffer.from([0x0b])]);
-  const segment =
-    tableIndex === 0
-      ? { flags: 0, table: 0, offset, elemKind: 0, funcs: slots.map(secRen) }
-      : { flags: 2, table: tableIndex, offset, elemKind: 0, funcs: slots.map(secRen) };
   const secondary = W.module([
     W.section(1, W.vec(types)),
     W.section(2, W.vec(secImports)),
     W.section(3, W.vec(movedList.map((f) => W.leb(m.funcTypes[f - nImp])))),
-    W.section(9, W.vec([W.elementEntry(segment)])),
+    W.section(9, W.vec([W.activeElements(tableIndex, slotBase, slots.map(secRen))])),
     W.section(10, W.vec(secCode)),
     // The features the code uses (wasm-opt reads them from this section).
     ...m.sections.filter((s) => s.id === 0 && W.customName(s.body) === "target_features").map((s) => W.section(0, s.body)),

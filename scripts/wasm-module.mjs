@@ -102,29 +102,53 @@ export function limits({ flags, min, max }) {
   return Buffer.concat([Buffer.from([flags]), leb(min), ...(flags & 1 ? [leb(max)] : [])]);
 }
 
-/** Imports: [{ module, field, kind, desc (Buffer), typeIndex (functions) }]. */
-export function readImports(body) {
-  let [n, at] = readU(body, 0);
+/**
+ * A vector at `at`: its count, then `item(b, at, i)` for each element, which returns
+ * [value, the offset after it]. Returns [values, the offset after the vector].
+ */
+export function readVec(b, at, item) {
+  let n;
+  [n, at] = readU(b, at);
   const out = [];
   for (let i = 0; i < n; i++) {
-    let len;
-    [len, at] = readU(body, at);
-    const mod = body.subarray(at, at + len).toString("utf8");
-    at += len;
-    [len, at] = readU(body, at);
-    const field = body.subarray(at, at + len).toString("utf8");
-    at += len;
-    const kind = body[at];
+    let v;
+    [v, at] = item(b, at, i);
+    out.push(v);
+  }
+  return [out, at];
+}
+
+// A section's body as one vector of `item`, which must fill it exactly.
+function readBody(body, item) {
+  const [out, end] = readVec(body, 0, item);
+  if (end !== body.length) throw new WasmError(`a section misread: ${end} of ${body.length} bytes`);
+  return out;
+}
+
+/** A name (length-prefixed UTF-8) at `at`: [string, the offset after it]. */
+export function readName(b, at) {
+  let len;
+  [len, at] = readU(b, at);
+  return [b.subarray(at, at + len).toString("utf8"), at + len];
+}
+
+/** Imports: [{ module, field, kind, desc (Buffer), typeIndex (functions) }]. */
+export function readImports(body) {
+  return readBody(body, (b, at) => {
+    let mod;
+    let field;
+    [mod, at] = readName(b, at);
+    [field, at] = readName(b, at);
+    const kind = b[at];
     const start = at + 1;
     let typeIndex = null;
-    if (kind === 0) [typeIndex, at] = readU(body, start);
-    else if (kind === 1) at = readLimits(body, start + 1).end;
-    else if (kind === 2) at = readLimits(body, start).end;
+    if (kind === 0) [typeIndex, at] = readU(b, start);
+    else if (kind === 1) at = readLimits(b, start + 1).end;
+    else if (kind === 2) at = readLimits(b, start).end;
     else if (kind === 3) at = start + 2;
     else throw new WasmError(`import kind ${kind}`);
-    out.push({ module: mod, field, kind, desc: body.subarray(start, at), typeIndex });
-  }
-  return out;
+    return [{ module: mod, field, kind, desc: b.subarray(start, at), typeIndex }, at];
+  });
 }
 
 export function importEntry({ module: mod, field, kind, desc }) {
@@ -133,19 +157,14 @@ export function importEntry({ module: mod, field, kind, desc }) {
 
 /** Exports: [{ field, kind, index }]. */
 export function readExports(body) {
-  let [n, at] = readU(body, 0);
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    let len;
-    [len, at] = readU(body, at);
-    const field = body.subarray(at, at + len).toString("utf8");
-    at += len;
-    const kind = body[at++];
+  return readBody(body, (b, at) => {
+    let field;
     let index;
-    [index, at] = readU(body, at);
-    out.push({ field, kind, index });
-  }
-  return out;
+    [field, at] = readName(b, at);
+    const kind = b[at++];
+    [index, at] = readU(b, at);
+    return [{ field, kind, index }, at];
+  });
 }
 
 export function exportEntry({ field, kind, index }) {
@@ -154,28 +173,16 @@ export function exportEntry({ field, kind, index }) {
 
 /** A vector of u32 (function section: type indices). */
 export function readU32s(body) {
-  let [n, at] = readU(body, 0);
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    let v;
-    [v, at] = readU(body, at);
-    out.push(v);
-  }
-  return out;
+  return readBody(body, readU);
 }
 
-/** Tables: [{ elemType, limits }]; memories: [limits]. */
+/** Tables: [{ elemType, limits }]. */
 export function readTables(body) {
-  let [n, at] = readU(body, 0);
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    if (body[at] === 0x40) throw new WasmError("table with an initializer");
-    const elemType = body[at];
-    const l = readLimits(body, at + 1);
-    out.push({ elemType, limits: l });
-    at = l.end;
-  }
-  return out;
+  return readBody(body, (b, at) => {
+    if (b[at] === 0x40) throw new WasmError("table with an initializer");
+    const l = readLimits(b, at + 1);
+    return [{ elemType: b[at], limits: l }, l.end];
+  });
 }
 
 export function tableEntry({ elemType, limits: l }) {
@@ -184,58 +191,39 @@ export function tableEntry({ elemType, limits: l }) {
 
 /** Function types: [{ params: [byte], results: [byte], raw }] (value types are one byte). */
 export function readTypes(body) {
-  let [n, at] = readU(body, 0);
-  const out = [];
-  for (let i = 0; i < n; i++) {
+  const bytes = (b, at) => readVec(b, at, (b2, p) => [b2[p], p + 1]);
+  return readBody(body, (b, at, i) => {
     const start = at;
-    if (body[at++] !== 0x60) throw new WasmError(`type ${i} is not a function type`);
-    let np;
-    [np, at] = readU(body, at);
-    const params = [...body.subarray(at, at + np)];
-    at += np;
-    let nr;
-    [nr, at] = readU(body, at);
-    const results = [...body.subarray(at, at + nr)];
-    at += nr;
-    out.push({ params, results, raw: body.subarray(start, at) });
-  }
-  return out;
+    if (b[at++] !== 0x60) throw new WasmError(`type ${i} is not a function type`);
+    let params;
+    let results;
+    [params, at] = bytes(b, at);
+    [results, at] = bytes(b, at);
+    return [{ params, results, raw: b.subarray(start, at) }, at];
+  });
 }
 
 /** Globals: [{ type (2 bytes), init (const expr bytes incl. end) }]. */
 export function readGlobals(body) {
-  let [n, at] = readU(body, 0);
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    const type = body.subarray(at, at + 2);
+  return readBody(body, (b, at) => {
     const start = at + 2;
-    at = walk(body, start, null).end;
-    out.push({ type, init: body.subarray(start, at) });
-  }
-  return out;
+    const end = walk(b, start, null).end;
+    return [{ type: b.subarray(at, start), init: b.subarray(start, end) }, end];
+  });
 }
 
 /** Code bodies: [Buffer] (each without its size). */
 export function readCode(body) {
-  let [n, at] = readU(body, 0);
-  const out = [];
-  for (let i = 0; i < n; i++) {
+  return readBody(body, (b, at) => {
     let size;
-    [size, at] = readU(body, at);
-    out.push(body.subarray(at, at + size));
-    at += size;
-  }
-  return out;
+    [size, at] = readU(b, at);
+    return [b.subarray(at, at + size), at + size];
+  });
 }
 
 /** Where a body's instructions start (after its locals). */
 export function bodyStart(body) {
-  let [n, at] = readU(body, 0);
-  for (let i = 0; i < n; i++) {
-    [, at] = readU(body, at);
-    at += 1;
-  }
-  return at;
+  return readVec(body, 0, (b, at) => [null, readU(b, at)[1] + 1])[1];
 }
 
 /**
@@ -244,33 +232,46 @@ export function bodyStart(body) {
  * emit; segments of expressions stop the build.
  */
 export function readElements(body) {
-  let [n, at] = readU(body, 0);
-  const out = [];
-  for (let i = 0; i < n; i++) {
+  return readBody(body, (b, at, i) => {
     let flags;
-    [flags, at] = readU(body, at);
+    [flags, at] = readU(b, at);
     if (flags > 3) throw new WasmError(`element segment ${i} has flags ${flags} (expressions)`);
     let table = 0;
     let offset = null;
     let elemKind = 0;
-    if (flags === 2) [table, at] = readU(body, at);
+    if (flags === 2) [table, at] = readU(b, at);
     if (!(flags & 1)) {
       const start = at;
-      at = walk(body, at, null).end;
-      offset = body.subarray(start, at);
+      at = walk(b, at, null).end;
+      offset = b.subarray(start, at);
     }
-    if (flags & 3) elemKind = body[at++];
-    const funcs = [];
-    let count;
-    [count, at] = readU(body, at);
-    for (let j = 0; j < count; j++) {
-      let f;
-      [f, at] = readU(body, at);
-      funcs.push(f);
-    }
-    out.push({ flags, table, offset, elemKind, funcs });
-  }
-  return out;
+    if (flags & 3) elemKind = b[at++];
+    let funcs;
+    [funcs, at] = readVec(b, at, readU);
+    return [{ flags, table, offset, elemKind, funcs }, at];
+  });
+}
+
+/** The value N of a constant expression `i32.const N; end`, else null. */
+export function constI32(expr) {
+  if (!expr || expr[0] !== 0x41) return null;
+  let value = 0;
+  let shift = 0;
+  let at = 1;
+  let byte;
+  do {
+    byte = expr[at++];
+    value |= (byte & 0x7f) << shift;
+    shift += 7;
+  } while (byte & 0x80);
+  if (shift < 32 && byte & 0x40) value |= -1 << shift;
+  return expr[at] === 0x0b && at + 1 === expr.length ? value : null;
+}
+
+/** An active element segment putting `funcs` into `table` from slot `at`. */
+export function activeElements(table, at, funcs) {
+  const offset = Buffer.concat([Buffer.from([0x41]), sleb32(at), Buffer.from([0x0b])]);
+  return elementEntry({ flags: table === 0 ? 0 : 2, table, offset, elemKind: 0, funcs });
 }
 
 export function elementEntry({ flags, table, offset, elemKind, funcs }) {
