@@ -22,10 +22,11 @@
 //           only when a search starts), raw and gzipped.
 //   sim     the same scenario (5 nodes, --writes writes to distinct keys, one a tick) run to
 //           its end, --runs times each way: in wasm by the page's benchmark entry (simulation
-//           alone, nothing drawn) and by the app's "run all" (simulation, its history, one
-//           redraw of the page, the script's closed list not drawn); natively by `raftlab bench --scenario` (in-process, the same work as
-//           the entry) and `raftlab run --json` (the whole process; RAFTLAB_BIN or
-//           target/release/raftlab). Simulated ticks per second of CPU time (the page's main
+//           alone, nothing drawn; first call, second call, and tiered up: calls 6-8 in the
+//           same page) and by the app's "run all" (simulation, its history, one redraw of the
+//           page, the script's closed list not drawn); natively by `raftlab bench --scenario`
+//           (in-process, the same work as the entry: the first run and, warm, runs 2-4) and
+//           `raftlab run --json` (the whole process; RAFTLAB_BIN or target/release/raftlab). Simulated ticks per second of CPU time (the page's main
 //           thread, from DevTools' ThreadTime; the process's user + system time), the page
 //           work beyond the simulation, the ratios, and all fingerprints (equal: every run
 //           did the same thing). The kinds run interleaved, one of each a round, order rotated.
@@ -456,18 +457,30 @@ async function simPart() {
     };
   };
   const span = (a, b) => (a != null && b != null ? b - a : null);
+  // The run of median time among `rs` (CPU time where known, else wall).
+  const medianRun = (rs) => {
+    const k = rs.every((r) => r.cpu != null) ? 'cpu' : 'wall';
+    return [...rs].sort((a, b) => a[k] - b[k])[Math.floor(rs.length / 2)];
+  };
 
-  // The simulation alone in a fresh page, the entry called twice: the first call ("cold") also
-  // pays for the wasm tiering up from V8's baseline compiler, as the app's "run all" in a
-  // fresh page does; the second ("warm") runs the optimised code.
+  // The simulation alone in a fresh page, the entry called `calls` times. The first call
+  // ("cold") also pays for V8 compiling the wasm: Liftoff (the baseline compiler) first, then
+  // TurboFan for each function once it has run enough, in the background; the app's "run all"
+  // in a fresh page is such a call. The second call ("second") still runs some functions as
+  // Liftoff code (on this machine's kind it takes ~1.2x the time of later calls). "tiered up"
+  // is the median of the last three calls, once every hot function is TurboFan code: the
+  // figure to compare with the native warm run (the same process running it again).
+  const calls = 8;
   const cold = [];
+  const second = [];
   const warm = [];
   const entryRun = async () => {
     const app = await openWithProbes('?paused=1');
     const { page } = app;
     try {
       const cpu = await cpuClock(page);
-      for (const into of [cold, warm]) {
+      const all = [];
+      for (let c = 0; c < calls; c++) {
         const before = await cpu();
         const out = await page.evaluate((text) => {
           const t0 = performance.now();
@@ -476,8 +489,11 @@ async function simPart() {
         }, scenario);
         const after = await cpu();
         if (out.error) throw new Error(`benchmark entry: ${out.error}`);
-        into.push({ ticks: out.time_ms / 100, wall: out.wall, cpu: span(before, after), fingerprint: out.fingerprint });
+        all.push({ ticks: out.time_ms / 100, wall: out.wall, cpu: span(before, after), fingerprint: out.fingerprint });
       }
+      cold.push(all[0]);
+      second.push(all[1]);
+      warm.push(medianRun(all.slice(-3)));
       await app.assertNoErrors();
     } finally {
       await app.close();
@@ -540,12 +556,19 @@ async function simPart() {
     }
     native.push({ ticks: json.time_ms / 100, wall, cpu, fingerprint: json.fingerprint });
   };
+  // Four runs in one process: the first (its memory not yet mapped, its caches cold) and the
+  // median of the other three ("warm").
+  const nativeWarm = [];
   const inProcess = async () => {
-    const out = spawnSync(bin, ['bench', '--scenario', file, '--runs', '1'], { encoding: 'utf8' });
+    const out = spawnSync(bin, ['bench', '--scenario', file, '--runs', '4'], { encoding: 'utf8' });
     if (out.status !== 0) throw new Error(`${bin} bench --scenario failed: ${out.stderr}`);
+    const all = [];
     for (const m of out.stdout.matchAll(/(\d+) ticks, cpu ([\d.]+|unknown) ms, wall ([\d.]+) ms, \d+ failed lines, fingerprint (\w+)/g)) {
-      nativeAlone.push({ ticks: Number(m[1]), cpu: m[2] === 'unknown' ? null : Number(m[2]), wall: Number(m[3]), fingerprint: m[4] });
+      all.push({ ticks: Number(m[1]), cpu: m[2] === 'unknown' ? null : Number(m[2]), wall: Number(m[3]), fingerprint: m[4] });
     }
+    if (all.length !== 4) throw new Error(`${bin} bench --scenario printed ${all.length} runs, not 4`);
+    nativeAlone.push(all[0]);
+    nativeWarm.push(medianRun(all.slice(1)));
   };
 
   // Interleaved rounds, each kind once per round and the order rotated, so a change in the
@@ -571,7 +594,8 @@ async function simPart() {
   };
   console.log(`sim:     scenario: 5 nodes, ${writes} writes to distinct keys, one a tick (${lines.length} lines); ${runs} rounds, each kind once a round, order rotated`);
   row('wasm, simulation alone, cold (page entry raftlab_run_text, nothing drawn, first call in a fresh page)', cold);
-  row('wasm, simulation alone, warm (the same entry called again in the same page)', warm);
+  row('wasm, simulation alone, second call (the same entry again in the same page; partly still baseline code)', second);
+  row(`wasm, simulation alone, tiered up (median of calls ${calls - 2}-${calls} in the same page)`, warm);
   row(`wasm, the app's "run all" (simulation + history + redraw; the ${lines.length}-line script's list closed), fresh pages`, wasm);
   const ac = cold.filter((r) => r.cpu != null);
   const wc = wasm.filter((r) => r.cpu != null);
@@ -583,12 +607,13 @@ async function simPart() {
     console.log(`sim:     native: no binary at ${bin} (cargo build --release, or set RAFTLAB_BIN)`);
     return;
   }
-  row('native, simulation alone (raftlab bench --scenario, in-process)', nativeAlone);
+  row('native, simulation alone, first run (raftlab bench --scenario, in-process)', nativeAlone);
+  row('native, simulation alone, warm (median of runs 2-4 in the same process)', nativeWarm);
   row('native, raftlab run --json (whole process)', native);
-  const prints = [...cold, ...warm, ...wasm, ...nativeAlone].map((r) => r.fingerprint);
+  const prints = [...cold, ...second, ...warm, ...wasm, ...nativeAlone, ...nativeWarm].map((r) => r.fingerprint);
   const same = prints.every((f) => f === native[0].fingerprint);
   console.log(
-    `sim:     wasm / native, simulation alone: cold ${ratio(cold, nativeAlone)}, warm ${ratio(warm, nativeAlone)}; app's run all / CLI process: ${ratio(wasm, native)}`,
+    `sim:     wasm / native, simulation alone: cold / first run ${ratio(cold, nativeAlone)}, second call / first run ${ratio(second, nativeAlone)}, tiered up / warm ${ratio(warm, nativeWarm)} (like for like); app's run all / CLI process: ${ratio(wasm, native)}`,
   );
   console.log(`sim:     fingerprints ${same ? `equal (${native[0].fingerprint})` : `DIFFER: ${prints.join(', ')} vs native ${native[0].fingerprint}`}`);
 }
