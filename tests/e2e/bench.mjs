@@ -16,6 +16,10 @@
 //   visit   --runs fresh browsers each play three of first-visit.mjs's recorded first visits
 //           (the landing page's full visit in English and in Chinese, lesson 15 by its link):
 //           what each transferred, and whether it needed the wasm's second part.
+//   idle    a 5-node cluster after its election, no client traffic, --seconds each: playing at
+//           --speed (heartbeats fly, so messages move), paused (nothing moves), and playing in
+//           a tab another tab hides: the page's main-thread CPU (DevTools' ThreadTime) and the
+//           CPU of every Chromium process on the machine (/proc), as shares of one core.
 //   explore the free run playing (3 nodes, teaching pace) for --seconds without, then with an
 //           explore search running in its Web Worker: fps, frame intervals, per-frame work,
 //           long tasks, schedules per second in the worker, and the worker's files (fetched
@@ -31,7 +35,7 @@
 //           work beyond the simulation, the ratios, and all fingerprints (equal: every run
 //           did the same thing). The kinds run interleaved, one of each a round, order rotated.
 //
-//   node tests/e2e/bench.mjs [--part fps|writes|cold|visit|sim|explore|all] [--seconds 10] [--throttle 1]
+//   node tests/e2e/bench.mjs [--part fps|writes|cold|visit|sim|explore|idle|all] [--seconds 10] [--throttle 1]
 //                            [--speed 1] [--minutes 5] [--keys distinct|one|both] [--runs 3]
 //                            [--writes 5000] [--trace] [--mutations] [--url URL]
 //
@@ -39,7 +43,7 @@
 // or --url says where. --throttle N slows the CPU N times (Chrome DevTools emulation).
 import { gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -660,11 +664,78 @@ async function explorePart() {
   }
 }
 
+// CPU seconds used so far by every process whose name says Chromium (utime + stime, all
+// threads), from /proc; null where /proc is not there.
+function chromiumCpu() {
+  if (!existsSync('/proc/self/stat')) return null;
+  const hz = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const close = stat.lastIndexOf(')');
+    if (!/chrom/i.test(stat.slice(stat.indexOf('(') + 1, close))) continue;
+    const fields = stat.slice(close + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / hz;
+}
+
+async function idlePart() {
+  const scenario = 'cluster 5 seed=3\nawait leader != none within 60\n';
+  const app = await openWithProbes('?paused=1');
+  const { page } = app;
+  try {
+    await page.click('[data-tab="scenario"]');
+    await page.fill('textarea[aria-label="scenario text"]', scenario);
+    await page.click('button[aria-label="load pasted scenario"]');
+    await page.click('button[aria-label="run all lines"]');
+    await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
+    await page.click('button[aria-label="close the scenario and keep playing freely"]');
+    await page.selectOption('select[aria-label="speed"]', speed);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' }).catch(() => cdp.send('Performance.enable'));
+    const thread = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? null;
+    const measure = async (label) => {
+      const [t0, c0, w0, s0] = [await thread(), chromiumCpu(), performance.now(), Number(await page.getAttribute('[data-now]', 'data-now'))];
+      await new Promise((done) => setTimeout(done, seconds * 1000));
+      const [t1, c1, w1, s1] = [await thread(), chromiumCpu(), performance.now(), Number(await page.getAttribute('[data-now]', 'data-now'))];
+      const wall = (w1 - w0) / 1000;
+      const share = (a, b) => (a == null || b == null ? 'unknown' : `${f1((100 * (b - a)) / wall)}%`);
+      console.log(
+        `idle:    ${label}, ${f1(wall)} s: page main thread ${share(t0, t1)} of a core, all Chromium processes ${share(c0, c1)}; simulated ${f1((s1 - s0) / 1000)} s`,
+      );
+    };
+    await page.click('.toolbar button[data-playing="false"]');
+    await page.waitForTimeout(1000);
+    await measure(`5 nodes playing at ${speed}x, heartbeats only`);
+    await page.click('.toolbar button[data-playing="true"]');
+    await page.waitForTimeout(1000);
+    await measure('5 nodes paused');
+    await page.click('.toolbar button[data-playing="false"]');
+    const front = await page.context().newPage();
+    await front.bringToFront();
+    await page.waitForTimeout(1000);
+    const state = await page.evaluate(() => document.visibilityState);
+    await measure(`5 nodes playing at ${speed}x in a tab behind another (document.visibilityState there: ${state}; headless Chromium may keep it "visible" and still slow its frames)`);
+    await front.close();
+    await app.assertNoErrors();
+  } finally {
+    await app.close();
+  }
+}
+
 if (part === 'cold' || part === 'all') await coldPart();
 if (part === 'visit' || part === 'all') await visitPart();
 if (part === 'sim' || part === 'all') await simPart();
 if (part === 'fps' || part === 'all') await fpsPart();
 if (part === 'explore' || part === 'all') await explorePart();
+if (part === 'idle' || part === 'all') await idlePart();
 if (part === 'writes' || part === 'all') {
   if (keys !== 'one') await writesPart(true);
   if (keys !== 'distinct') await writesPart(false);
