@@ -103,6 +103,8 @@ impl App {
                 ExField::Schedules => e.schedules = v,
                 ExField::Seconds => e.seconds = v,
                 ExField::Seed => e.seed = v,
+                ExField::Actions => e.actions = v,
+                ExField::Liveness => e.liveness = v,
             },
             ExploreMsg::FromScenario(on) => e.from_scenario = on,
             ExploreMsg::Start => self.explore_start(),

@@ -56,6 +56,8 @@ pub enum ExField {
     Schedules,
     Seconds,
     Seed,
+    Actions,
+    Liveness,
 }
 
 /// Where a search stands.
@@ -100,6 +102,10 @@ pub struct ExploreUi {
     pub schedules: String,
     pub seconds: String,
     pub seed: String,
+    /// At most this many actions per schedule.
+    pub actions: String,
+    /// Election timeouts without a leader, with a quorum up, that count as a liveness failure.
+    pub liveness: String,
     /// Start from the loaded scenario (to its `explore` line) rather than this moment.
     pub from_scenario: bool,
     /// The loaded scenario's text, if any.
@@ -122,6 +128,8 @@ impl ExploreUi {
             schedules: String::new(),
             seconds: "30".into(),
             seed: String::new(),
+            actions: String::new(),
+            liveness: String::new(),
             from_scenario: false,
             scenario: None,
             status: Status::Idle,
@@ -132,7 +140,8 @@ impl ExploreUi {
         e
     }
 
-    /// Shows these settings in the form (a lesson's `explore` line).
+    /// Shows these settings in the form (a lesson's `explore` line): every one of them, so a
+    /// search started from the form is the search the line (and `raftlab explore`) runs.
     pub fn prefill(&mut self, spec: &ExploreSpec) {
         self.allow = spec.allow.clone();
         self.check = spec.check.clone();
@@ -144,6 +153,8 @@ impl ExploreUi {
         self.horizon = spec.horizon.to_string();
         self.schedules = spec.schedules.to_string();
         self.seed = spec.seed.to_string();
+        self.actions = spec.actions.to_string();
+        self.liveness = spec.liveness.to_string();
     }
 
     /// The settings the form says, or what is wrong with them.
@@ -159,6 +170,8 @@ impl ExploreUi {
             ("horizon", &self.horizon),
             ("schedules", &self.schedules),
             ("seed", &self.seed),
+            ("actions", &self.actions),
+            ("liveness", &self.liveness),
         ] {
             spec.set(key, value.trim()).map_err(bad)?;
         }
@@ -535,6 +548,22 @@ pub fn render(v: &View) -> Html {
                 ExField::Seed,
                 &e.seed,
                 tr!(l, "ui.explore.seed"),
+                "numeric",
+                html! {},
+            ))
+            .c(field(
+                v,
+                ExField::Actions,
+                &e.actions,
+                tr!(l, "ui.explore.actions"),
+                "numeric",
+                html! {},
+            ))
+            .c(field(
+                v,
+                ExField::Liveness,
+                &e.liveness,
+                tr!(l, "ui.explore.liveness"),
                 "numeric",
                 html! {},
             )))

@@ -152,6 +152,36 @@ test('preset 26: the search finds the disruptive rejoin, and the hit loads as a 
   }
 });
 
+test('preset 25: the form shows every setting of the explore line (actions 12), so the search finds what raftlab explore finds', { timeout: 180_000 }, () =>
+  withApp(
+    'explore-preset-25',
+    async (app) => {
+      const { page } = app;
+      await openExplore(page);
+      // The line: explore allow crash,restart,campaign horizon 300 actions 12 check invariant
+      // schedules 3000 seed 2 (the liveness setting is the default, 10).
+      for (const [field, value] of [
+        ['horizon', '300'],
+        ['schedules', '3000'],
+        ['seed', '2'],
+        ['actions', '12'],
+        ['liveness', '10'],
+      ]) {
+        assert.equal(await page.inputValue(`[data-explore-field="${field}"]`), value, field);
+      }
+      await page.click('[data-explore-start]');
+      await page.waitForSelector('[data-explore-state="found"]', { timeout: 120_000 });
+      const s = await explore(page);
+      // `raftlab explore preset:25-explore-figure-8-unsafe`: schedule 560, 561 tried
+      // (tests/compare_explore.rs replays schedule 560). With the form's old default of 8
+      // actions the page searched other schedules and found nothing in its budget.
+      assert.match(s.text, /Found: invariant violation, in schedule 560 after 561 schedules/);
+      await page.locator('[data-explore-hit]').scrollIntoViewIfNeeded();
+      await app.screenshot('explore-preset-25');
+    },
+    { path: '?preset=25-explore-figure-8-unsafe', viewport: { width: 1280, height: 720 } },
+  ));
+
 test('in Chinese, the finding and the counterexample it loads are worded in Chinese', { timeout: 180_000 }, () =>
   withApp(
     'explore-hit-zh',

@@ -1,0 +1,11 @@
+import { openApp } from './harness.mjs';
+const app = await openApp({ path: process.argv[2] + '?preset=25-explore-figure-8-unsafe', viewport: { width: 1024, height: 768 } });
+const { page } = app;
+await page.waitForSelector('[data-node][data-role]');
+await page.click('[role="tab"][data-tab="explore"]');
+const from = await page.evaluate(() => [...document.querySelectorAll('[data-explore-from]')].map((e) => `${e.dataset.exploreFrom}:${e.checked}`));
+await page.click('[data-explore-start]');
+await page.waitForFunction(() => /Found|Nothing/.test(document.querySelector('[data-explore-state]')?.textContent ?? ''), null, { timeout: 90000 });
+const el = await page.$('[data-explore-state]');
+console.log(process.argv[2], from.join(' '), '|', (await el.innerText()).slice(0, 160).replace(/\n/g, ' '));
+await app.close();
