@@ -114,6 +114,28 @@ async function openWithProbes(path) {
   return app;
 }
 
+// Pastes `scenario` into the Scenario tab, runs all its lines, then closes it and keeps the
+// cluster it left to play freely (still paused when the page was opened paused).
+async function playFreelyAfter(page, scenario) {
+  await page.click('[data-tab="scenario"]');
+  await page.fill('textarea[aria-label="scenario text"]', scenario);
+  await page.click('button[aria-label="load pasted scenario"]');
+  await page.click('button[aria-label="run all lines"]');
+  await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
+  await page.click('button[aria-label="close the scenario and keep playing freely"]');
+}
+
+// The main thread's CPU time so far, ms (DevTools' ThreadTime), through a function `page`'s
+// CDP session answers; older Chromium lacks it: null.
+async function cpuClock(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' }).catch(() => cdp.send('Performance.enable'));
+  return async () => {
+    const t = (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value;
+    return t == null ? null : t * 1000;
+  };
+}
+
 const memoryNow = (page) =>
   page.evaluate(() => ({
     wasm: window.__bench.memory?.buffer?.byteLength ?? null,
@@ -187,12 +209,7 @@ async function fpsPart() {
   const app = await openWithProbes('?paused=1');
   const { page } = app;
   try {
-    await page.click('[data-tab="scenario"]');
-    await page.fill('textarea[aria-label="scenario text"]', scenario);
-    await page.click('button[aria-label="load pasted scenario"]');
-    await page.click('button[aria-label="run all lines"]');
-    await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
-    await page.click('button[aria-label="close the scenario and keep playing freely"]');
+    await playFreelyAfter(page, scenario);
     const entries = await page.locator('[data-index]').count();
     await page.selectOption('select[aria-label="speed"]', speed);
     await page.click('[data-tab="client"]');
@@ -451,15 +468,6 @@ async function simPart() {
   const scenario = lines.join('\n') + '\n';
   const bin = process.env.RAFTLAB_BIN || fileURLToPath(new URL('../../target/release/raftlab', import.meta.url));
 
-  // The main thread's CPU time, ms (DevTools' ThreadTime; older Chromium lacks it: null).
-  const cpuClock = async (page) => {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' }).catch(() => cdp.send('Performance.enable'));
-    return async () => {
-      const t = (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value;
-      return t == null ? null : t * 1000;
-    };
-  };
   const span = (a, b) => (a != null && b != null ? b - a : null);
   // The run of median time among `rs` (CPU time where known, else wall).
   const medianRun = (rs) => {
@@ -664,11 +672,14 @@ async function explorePart() {
   }
 }
 
-// CPU seconds used so far by every process whose name says Chromium (utime + stime, all
-// threads), from /proc; null where /proc is not there.
+// Clock ticks per second of /proc's CPU times.
+let clockTicks = null;
+
+// CPU time used so far by every process whose name says Chromium (utime + stime, all
+// threads), ms, from /proc; null where /proc is not there.
 function chromiumCpu() {
   if (!existsSync('/proc/self/stat')) return null;
-  const hz = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+  clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
   let ticks = 0;
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
@@ -683,7 +694,7 @@ function chromiumCpu() {
     const fields = stat.slice(close + 2).split(' ');
     ticks += Number(fields[11]) + Number(fields[12]);
   }
-  return ticks / hz;
+  return (ticks * 1000) / clockTicks;
 }
 
 async function idlePart() {
@@ -691,24 +702,18 @@ async function idlePart() {
   const app = await openWithProbes('?paused=1');
   const { page } = app;
   try {
-    await page.click('[data-tab="scenario"]');
-    await page.fill('textarea[aria-label="scenario text"]', scenario);
-    await page.click('button[aria-label="load pasted scenario"]');
-    await page.click('button[aria-label="run all lines"]');
-    await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
-    await page.click('button[aria-label="close the scenario and keep playing freely"]');
+    await playFreelyAfter(page, scenario);
     await page.selectOption('select[aria-label="speed"]', speed);
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' }).catch(() => cdp.send('Performance.enable'));
-    const thread = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? null;
+    const thread = await cpuClock(page);
     const measure = async (label) => {
       const [t0, c0, w0, s0] = [await thread(), chromiumCpu(), performance.now(), Number(await page.getAttribute('[data-now]', 'data-now'))];
       await new Promise((done) => setTimeout(done, seconds * 1000));
       const [t1, c1, w1, s1] = [await thread(), chromiumCpu(), performance.now(), Number(await page.getAttribute('[data-now]', 'data-now'))];
-      const wall = (w1 - w0) / 1000;
+      // Both clocks in ms.
+      const wall = w1 - w0;
       const share = (a, b) => (a == null || b == null ? 'unknown' : `${f1((100 * (b - a)) / wall)}%`);
       console.log(
-        `idle:    ${label}, ${f1(wall)} s: page main thread ${share(t0, t1)} of a core, all Chromium processes ${share(c0, c1)}; simulated ${f1((s1 - s0) / 1000)} s`,
+        `idle:    ${label}, ${f1(wall / 1000)} s: page main thread ${share(t0, t1)} of a core, all Chromium processes ${share(c0, c1)}; simulated ${f1((s1 - s0) / 1000)} s`,
       );
     };
     await page.click('.toolbar button[data-playing="false"]');
