@@ -514,3 +514,39 @@ test('with no leader, the quorum line names a voter that is still cut off, and s
     { path: '?preset=07-partition-then-add', viewport: { width: 1024, height: 768 } },
   ),
 );
+
+// Lesson 25's next lesson has a long title: at 1280x720 its button ran ~150 px past the end
+// card's right edge, off the panel. Every button of the card must lie inside the card.
+test('lesson: a long next-lesson title stays inside the end card (lesson 25, 1280x720)', { timeout: 180_000 }, () =>
+  withApp(
+    'lesson-end-card-fit',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-lesson-step="0"]');
+      await page.click('button[aria-label$="(lesson speed 4 times the teaching pace)"]');
+      const steps = (await lessonState(page)).steps;
+      for (let k = 1; k <= steps; k++) {
+        await page.click(CONTINUE);
+        await waitStep(page, k);
+      }
+      await page.click(CONTINUE);
+      await page.waitForSelector('[data-lesson-end]');
+      const fit = await page.evaluate(() => {
+        const card = document.querySelector('[data-lesson-end]').getBoundingClientRect();
+        return {
+          card: [Math.round(card.left), Math.round(card.right)],
+          buttons: [...document.querySelectorAll('[data-lesson-end] button')].map((b) => {
+            const r = b.getBoundingClientRect();
+            return { text: b.textContent.trim(), left: Math.round(r.left), right: Math.round(r.right) };
+          }),
+        };
+      });
+      assert.match(fit.buttons[0].text, /^Next: Explore: a disruptive rejoin/);
+      for (const b of fit.buttons) {
+        assert.ok(b.left >= fit.card[0] && b.right <= fit.card[1], `"${b.text}" at ${b.left}..${b.right}px, the card ${fit.card[0]}..${fit.card[1]}px`);
+      }
+      await app.screenshot('lesson-25-end-card');
+    },
+    { path: '?preset=25-explore-figure-8-unsafe', viewport: { width: 1280, height: 720 } },
+  ),
+);
