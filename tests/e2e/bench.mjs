@@ -564,7 +564,9 @@ async function simPart() {
     let cpu = null;
     if (timed) {
       const [user, sys] = out.stderr.trim().split('\n').pop().split(' ').map(Number);
-      cpu = (user + sys) * 1000;
+      // /usr/bin/time counts in 10 ms steps: a shorter run reads 0, which would make its
+      // rate infinite, so it counts as unknown (the ratio then falls back to wall time).
+      cpu = user + sys > 0 ? (user + sys) * 1000 : null;
     }
     native.push({ ticks: json.time_ms / 100, wall, cpu, fingerprint: json.fingerprint });
   };
@@ -576,7 +578,9 @@ async function simPart() {
     if (out.status !== 0) throw new Error(`${bin} bench --scenario failed: ${out.stderr}`);
     const all = [];
     for (const m of out.stdout.matchAll(/(\d+) ticks, cpu ([\d.]+|unknown) ms, wall ([\d.]+) ms, \d+ failed lines, fingerprint (\w+)/g)) {
-      all.push({ ticks: Number(m[1]), cpu: m[2] === 'unknown' ? null : Number(m[2]), wall: Number(m[3]), fingerprint: m[4] });
+      // getrusage's CPU time moves in scheduler ticks: 0 means under one, not free.
+      const cpu = m[2] === 'unknown' || Number(m[2]) === 0 ? null : Number(m[2]);
+      all.push({ ticks: Number(m[1]), cpu, wall: Number(m[3]), fingerprint: m[4] });
     }
     if (all.length !== 4) throw new Error(`${bin} bench --scenario printed ${all.length} runs, not 4`);
     nativeAlone.push(all[0]);
