@@ -111,3 +111,35 @@ test('reset with N nodes and a seed; protocol switches are recorded as set actio
     await waitLeader(page);
   }),
 );
+
+// Each node's log label ends in "commit N · applied N". With three-digit indexes it was wider
+// than the fixed 128 px column and clipped to "commit 151 · applied", the number gone; the
+// column now grows with its widest label. On a phone the line has no room in the row and is
+// not shown at all.
+for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
+  test(`log labels show commit and applied whole with three-digit indexes (${viewport.width}x${viewport.height})`, { timeout: 90_000 }, () =>
+    withApp(
+      `log-labels-${viewport.width}`,
+      async (app) => {
+        const { page } = app;
+        const lines = ['cluster 5 seed=3', 'await leader != none within 60'];
+        for (let i = 0; i < 150; i++) lines.push(`propose k${i}=v${i}`, 'tick 1');
+        await page.waitForSelector('g.node[data-role]');
+        await page.click('[data-tab="scenario"]');
+        await page.fill('textarea[aria-label="scenario text"]', `${lines.join('\n')}\n`);
+        await page.click('button[aria-label="load pasted scenario"]');
+        await page.click('button[aria-label="run all lines"]');
+        await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
+        const labels = await page.$$eval('.log-label .ca', (els) =>
+          els.map((e) => ({ text: e.textContent, shown: getComputedStyle(e).display !== 'none', full: e.scrollWidth, box: e.clientWidth })),
+        );
+        assert.equal(labels.length, 5);
+        for (const l of labels) {
+          assert.match(l.text, /^commit 151 · applied 151$/);
+          if (viewport.width > 560) assert.ok(l.shown && l.full <= l.box, `"${l.text}" needs ${l.full}px, shown in ${l.box}px`);
+          else assert.equal(l.shown, false, 'a phone row has no room for the commit/applied line');
+        }
+      },
+      { path: '?paused=1', viewport },
+    ));
+}
