@@ -143,3 +143,48 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 
       { path: '?paused=1', viewport },
     ));
 }
+
+// The legend lies over the drawing's top-left corner. At 1024x768 (a projector's size) the
+// margin beside a 5-node drawing is narrower than the legend, and n5's ring was under it: the
+// drawing now moves right by what is missing. Closing the legend gives the room back.
+test('at 1024x768 the legend covers no node; closed, the drawing is centred again', { timeout: 90_000 }, () =>
+  withApp(
+    'legend-clear-of-nodes',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('g.node[data-role]');
+      await page.click('[data-tab="scenario"]');
+      await page.fill('textarea[aria-label="scenario text"]', 'cluster 5 seed=3\nawait leader != none within 60\n');
+      await page.click('button[aria-label="load pasted scenario"]');
+      await page.click('button[aria-label="run all lines"]');
+      await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
+      const layout = () =>
+        page.evaluate(() => {
+          const box = (e) => {
+            const r = e.getBoundingClientRect();
+            return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+          };
+          const legend = document.querySelector('.legend-box');
+          return {
+            legend: legend && box(legend),
+            wrap: box(document.querySelector('.cluster-wrap')),
+            nodes: [...document.querySelectorAll('g.node[data-node] circle')].map((c) => ({ node: c.closest('g.node').dataset.node, ...box(c) })),
+          };
+        });
+      const open = await layout();
+      assert.equal(open.nodes.filter((n, i, all) => all.findIndex((m) => m.node === n.node) === i).length, 5);
+      for (const n of open.nodes) {
+        const overlaps = n.left < open.legend.right && n.right > open.legend.left && n.top < open.legend.bottom && n.bottom > open.legend.top;
+        assert.ok(!overlaps, `${n.node}'s circle ${JSON.stringify(n)} is under the legend ${JSON.stringify(open.legend)}`);
+      }
+      await page.click('.legend-close');
+      await page.waitForSelector('.legend-box', { state: 'detached' });
+      const closed = await layout();
+      const span = (l) => [Math.min(...l.nodes.map((n) => n.left)), Math.max(...l.nodes.map((n) => n.right))];
+      const [lo, hi] = span(closed);
+      const mid = (closed.wrap.left + closed.wrap.right) / 2;
+      assert.ok(Math.abs((lo + hi) / 2 - mid) < 12, `closed: the drawing's middle ${(lo + hi) / 2} is the stage's ${mid}`);
+      assert.ok(span(open)[0] > lo + 40, 'open: the drawing sat further right');
+    },
+    { path: '?paused=1', viewport: { width: 1024, height: 768 } },
+  ));
