@@ -41,6 +41,13 @@ import * as W from "./wasm-module.mjs";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const COLD_LIST = join(ROOT, "scripts", "split-cold.txt");
 
+// Functions that run or not by the luck of a hash seed, so a recorded visit can miss one that
+// the same visit runs next time: hashbrown's key comparison runs only where a probe meets an
+// entry whose 7-bit tag equals the key's, and std's HashMap seeds its hasher per page load.
+// Yew's element cache (String -> Element) took that path in every Chinese first visit tried
+// (2 of 2), which then fetched the whole second part to compare two strings. They stay.
+const SEED_DEPENDENT = /equivalent_key/;
+
 function fail(message) {
   console.error(`split-wasm: ${message}`);
   process.exit(1);
@@ -200,8 +207,9 @@ function nameSection(pairs) {
 }
 
 /**
- * Splits `bytes`: the functions for which `isCold(name)` holds (and that can move) go to the
- * second module. Returns { primary, secondary, moved, stubs } (secondary null if none moved).
+ * Splits `bytes`: the functions for which `isCold(name)` holds (and that can move and do not
+ * run by a hash seed's luck, SEED_DEPENDENT) go to the second module. Returns { primary,
+ * secondary, moved, stubs } (secondary null if none moved).
  * With `names`, both keep a name section for their functions (a stub is named after its
  * function, with ` (stub)`); without, neither has one.
  */
@@ -213,7 +221,7 @@ export function split(bytes, isCold, { names = false } = {}) {
   for (let k = 0; k < nDef; k++) {
     const idx = nImp + k;
     const n = m.names.get(idx);
-    if (n !== undefined && idx !== m.start && isCold(n) && movable(m.code[k])) moved.add(idx);
+    if (n !== undefined && idx !== m.start && isCold(n) && !SEED_DEPENDENT.test(n) && movable(m.code[k])) moved.add(idx);
   }
   if (moved.size === 0) {
     const named = names ? [nameSection([...m.names].sort((a, b) => a[0] - b[0]))] : [];
@@ -515,12 +523,13 @@ async function main() {
     }
     let out;
     try {
-      out = split(wasmBefore, (n) => cold.has(stableName(n)), { names: process.env.RAFTLAB_WASM_NAMES === "1" });
+      // Names go into wasm-opt, which orders the functions by them and then drops them.
+      out = split(wasmBefore, (n) => cold.has(stableName(n)), { names: true });
     } catch (e) {
       if (e instanceof W.WasmError) fail(`${wasmPath}: ${e.message}`);
       throw e;
     }
-    wasmAfter = wasmOpt(out.primary);
+    wasmAfter = wasmOpt(out.primary, [...WASM_OPT_ARGS, "--reorder-functions-by-name"]);
     for (const f of readdirSync(staging)) if (/^split-[0-9a-f]+\.wasm$/.test(f)) fail(`${f} already in ${staging}`);
     if (out.secondary) {
       const secondary = wasmOpt(out.secondary);

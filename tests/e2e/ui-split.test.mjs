@@ -13,7 +13,9 @@ const SPLIT = /\/split-[0-9a-f]{16}\.wasm$/;
 // to their end with the wasm in two parts. Whether one fetched the second part is reported,
 // not asserted: a busy machine can send the app down a path no recorded visit took (under
 // load yew's scheduler drops a task it queued, glue no quiet visit runs), which costs the
-// fetch and nothing else; bench.mjs --part visit measures it.
+// fetch and nothing else; bench.mjs --part visit measures it. (The Chinese visit fetched it
+// every time for another reason, a hash map's key comparison that runs by the luck of the
+// page's hash seed; split-wasm.mjs now never moves those: SEED_DEPENDENT.)
 const REPLAYED = VISITS.filter(
   (v, i) => i === 0 || v.path === '?lang=zh' || v.path.startsWith('?embed=1') || v.path === '?preset=15-probe-replicate-snapshot',
 );
