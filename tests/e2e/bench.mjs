@@ -49,6 +49,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openApp, launchBrowser, isLocalUrl, APP_URL } from './harness.mjs';
 import { VISITS, playVisit } from './first-visit.mjs';
+import { runPastedScenario } from './raftlab.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -117,11 +118,7 @@ async function openWithProbes(path) {
 // Pastes `scenario` into the Scenario tab, runs all its lines, then closes it and keeps the
 // cluster it left to play freely (still paused when the page was opened paused).
 async function playFreelyAfter(page, scenario) {
-  await page.click('[data-tab="scenario"]');
-  await page.fill('textarea[aria-label="scenario text"]', scenario);
-  await page.click('button[aria-label="load pasted scenario"]');
-  await page.click('button[aria-label="run all lines"]');
-  await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
+  await runPastedScenario(page, scenario);
   await page.click('button[aria-label="close the scenario and keep playing freely"]');
 }
 

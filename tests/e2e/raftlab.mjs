@@ -76,6 +76,18 @@ export async function openTab(page, name) {
 }
 
 /**
+ * Pastes `text` into the Scenario tab, loads it and runs all its lines; waits until the run
+ * is done. The scenario stays open (its panel, its timeline).
+ */
+export async function runPastedScenario(page, text) {
+  await openTab(page, 'scenario');
+  await page.fill('textarea[aria-label="scenario text"]', text);
+  await page.click('button[aria-label="load pasted scenario"]');
+  await page.click('button[aria-label="run all lines"]');
+  await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
+}
+
+/**
  * Opens the scenario tab and its "show script" list, whose lines ([data-expect],
  * [data-current-line], .line) are drawn only while it is open; waits for them.
  */

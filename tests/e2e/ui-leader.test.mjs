@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
-import { nodes, nodeAction, pause, quorum, setSpeed, waitLeader } from './raftlab.mjs';
+import { nodes, nodeAction, pause, quorum, runPastedScenario, setSpeed, waitLeader } from './raftlab.mjs';
 
 test('a leader is elected and the view shows roles, terms and the quorum', { timeout: 90_000 }, () =>
   withApp('leader-elected', async (app) => {
@@ -125,11 +125,7 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 
         const lines = ['cluster 5 seed=3', 'await leader != none within 60'];
         for (let i = 0; i < 150; i++) lines.push(`propose k${i}=v${i}`, 'tick 1');
         await page.waitForSelector('g.node[data-role]');
-        await page.click('[data-tab="scenario"]');
-        await page.fill('textarea[aria-label="scenario text"]', `${lines.join('\n')}\n`);
-        await page.click('button[aria-label="load pasted scenario"]');
-        await page.click('button[aria-label="run all lines"]');
-        await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
+        await runPastedScenario(page, `${lines.join('\n')}\n`);
         const labels = await page.$$eval('.log-label .ca', (els) =>
           els.map((e) => ({ text: e.textContent, shown: getComputedStyle(e).display !== 'none', full: e.scrollWidth, box: e.clientWidth })),
         );
@@ -153,11 +149,7 @@ test('at 1024x768 the legend covers no node; closed, the drawing is centred agai
     async (app) => {
       const { page } = app;
       await page.waitForSelector('g.node[data-role]');
-      await page.click('[data-tab="scenario"]');
-      await page.fill('textarea[aria-label="scenario text"]', 'cluster 5 seed=3\nawait leader != none within 60\n');
-      await page.click('button[aria-label="load pasted scenario"]');
-      await page.click('button[aria-label="run all lines"]');
-      await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
+      await runPastedScenario(page, 'cluster 5 seed=3\nawait leader != none within 60\n');
       const layout = () =>
         page.evaluate(() => {
           const box = (e) => {

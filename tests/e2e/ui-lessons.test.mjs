@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
 import { lessonState, pageScroll, visibility, waitStep } from './lessons.mjs';
+import { playLesson } from './first-visit.mjs';
 import { openTab, showScript, simNow } from './raftlab.mjs';
 
 const CONTINUE = 'button[aria-label="continue the scenario"], button[aria-label="start the lesson"]';
@@ -522,15 +523,7 @@ test('lesson: a long next-lesson title stays inside the end card (lesson 25, 128
     'lesson-end-card-fit',
     async (app) => {
       const { page } = app;
-      await page.waitForSelector('[data-lesson-step="0"]');
-      await page.click('button[aria-label$="(lesson speed 4 times the teaching pace)"]');
-      const steps = (await lessonState(page)).steps;
-      for (let k = 1; k <= steps; k++) {
-        await page.click(CONTINUE);
-        await waitStep(page, k);
-      }
-      await page.click(CONTINUE);
-      await page.waitForSelector('[data-lesson-end]');
+      await playLesson(page);
       const fit = await page.evaluate(() => {
         const card = document.querySelector('[data-lesson-end]').getBoundingClientRect();
         return {

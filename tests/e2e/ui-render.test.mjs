@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
-import { pause, propose, setSpeed, simNow, waitLeader, waitSimTime } from './raftlab.mjs';
+import { pause, propose, runPastedScenario, setSpeed, simNow, waitLeader, waitSimTime } from './raftlab.mjs';
 
 test('steady state: messages move every frame, logs and events untouched, nodes only on ticks', { timeout: 90_000 }, () =>
   withApp('render-regions', async (app) => {
@@ -454,11 +454,7 @@ for (const n of [3, 9]) {
       // at any of the sizes and "ключ=1" is outside the table: those two keep the clip.
       const writes = ['x=1', 'k19=199', 'WW=MM', 'mmm=1', 'a_b-c.d=%@', 'mmmmmmmm=1', 'ключ=1'];
       const text = [`cluster ${n} seed=7`, 'await leader != none within 60', ...writes.map((w) => `propose ${w}`), 'tick 30'].join('\n') + '\n';
-      await page.click('[data-tab="scenario"]');
-      await page.fill('textarea[aria-label="scenario text"]', text);
-      await page.click('button[aria-label="load pasted scenario"]');
-      await page.click('button[aria-label="run all lines"]');
-      await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 60_000 });
+      await runPastedScenario(page, text);
       const r = await page.evaluate(() => {
         const out = { boxes: 0, clipped: [], spill: [] };
         for (const box of document.querySelectorAll('.entry[data-index]')) {
