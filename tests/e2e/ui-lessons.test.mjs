@@ -543,3 +543,33 @@ test('lesson: a long next-lesson title stays inside the end card (lesson 25, 128
     { path: '?preset=25-explore-figure-8-unsafe', viewport: { width: 1280, height: 720 } },
   ),
 );
+
+test('at 390x844 a finished lesson shows its last narration whole above the end card', { timeout: 120_000 }, () =>
+  withApp(
+    'phone-end-card',
+    async (app) => {
+      const { page } = app;
+      await playLesson(page);
+      const r = await page.evaluate(() => {
+        const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+        const say = document.querySelector('.lesson-dock .narration');
+        const dock = document.querySelector('.lesson-dock');
+        const next = box('[data-lesson-end] button');
+        return {
+          say: { shown: say.clientHeight, needs: say.scrollHeight, top: Math.round(say.getBoundingClientRect().top) },
+          dock: { top: Math.round(dock.getBoundingClientRect().top), shown: dock.clientHeight, needs: dock.scrollHeight },
+          next: Math.round(next.bottom),
+          screen: innerHeight,
+        };
+      });
+      // Lesson 1's last narration is four lines here: all of it is shown, not a line and a
+      // half of it squeezed between the bar's top and the end card.
+      assert.ok(r.say.shown >= r.say.needs - 1, `the last narration shows ${r.say.shown}px of its ${r.say.needs}px`);
+      assert.ok(r.say.top >= r.dock.top, `the narration starts at ${r.say.top}px, above the bar's top ${r.dock.top}px`);
+      assert.ok(r.dock.needs <= r.dock.shown + 1, `the bar needs ${r.dock.needs}px and shows ${r.dock.shown}px: the end card is scrolled out`);
+      assert.ok(r.next <= r.screen, `the end card's Next button ends at ${r.next}px, below the screen (${r.screen}px)`);
+      await app.screenshot('phone-end-card');
+    },
+    { path: '?preset=01-election', viewport: { width: 390, height: 844 } },
+  ),
+);
