@@ -573,3 +573,26 @@ test('at 390x844 a finished lesson shows its last narration whole above the end 
     { path: '?preset=01-election', viewport: { width: 390, height: 844 } },
   ),
 );
+
+test('at 390x844 a narration longer than its four lines shades the edge with more text beyond', { timeout: 120_000 }, () =>
+  withApp(
+    'phone-narration-shade',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-lesson-step="0"]');
+      // Lesson 7's intro is six lines on a phone: its box shows four and scrolls.
+      const r = await page.evaluate(() => {
+        const n = document.querySelector('.lesson-dock .narration');
+        const cs = getComputedStyle(n);
+        return { shown: n.clientHeight, needs: n.scrollHeight, image: cs.backgroundImage, attach: cs.backgroundAttachment };
+      });
+      assert.ok(r.needs > r.shown + 10, `the intro fits (${r.needs}px in ${r.shown}px): the test needs a longer one`);
+      // Two shades fixed at the box's edges, two covers that scroll with the text and hide a
+      // shade once the text's end on that side is reached.
+      assert.equal((r.image.match(/radial-gradient/g) ?? []).length, 2, `background: ${r.image}`);
+      assert.deepEqual(r.attach.split(', '), ['local', 'local', 'scroll', 'scroll', 'scroll']);
+      await app.screenshot('phone-narration-shade');
+    },
+    { path: '?preset=07-partition-then-add', viewport: { width: 390, height: 844 } },
+  ),
+);
