@@ -180,3 +180,31 @@ test('at 1024x768 the legend covers no node; closed, the drawing is centred agai
     },
     { path: '?paused=1', viewport: { width: 1024, height: 768 } },
   ));
+
+test('the legend keeps each sign apart from the word before it, in both languages', { timeout: 60_000 }, () =>
+  withApp(
+    'legend-spacing',
+    async (app) => {
+      const { page } = app;
+      for (const lang of ['en', 'zh']) {
+        await page.goto(new URL(`?lang=${lang}`, page.url()).href);
+        await page.waitForSelector('.legend-box .lg-entry.dashed');
+        const gaps = await page.evaluate(() =>
+          [...document.querySelectorAll('.legend-box .lg-row > :is(.lg-node, .lg-entry)')].flatMap((sign) => {
+            const word = sign.previousSibling;
+            if (!word || word.nodeType !== Node.TEXT_NODE) return [];
+            const range = document.createRange();
+            range.selectNodeContents(word);
+            const r = range.getBoundingClientRect();
+            return [{ word: word.textContent.trim(), gap: sign.getBoundingClientRect().left - r.right, sameLine: Math.abs(sign.getBoundingClientRect().top - r.top) < 10 }];
+          }),
+        );
+        assert.ok(gaps.length >= 3, `${lang}: found ${gaps.length} word-then-sign pairs`);
+        for (const g of gaps.filter((g) => g.sameLine)) {
+          assert.ok(g.gap >= 6, `${lang}: the sign after "${g.word}" is ${g.gap.toFixed(1)}px from it`);
+        }
+      }
+    },
+    { viewport: { width: 1280, height: 720 } },
+  ),
+);
