@@ -289,6 +289,16 @@ impl HitKind {
         }
     }
 
+    /// Its name in `check LIST` (`condition` for the user's own): a word in no language's
+    /// catalog, for the page's `data-*` attributes, which a Chinese page can write without
+    /// fetching English texts (`i18n::parts`).
+    pub fn id(self) -> &'static str {
+        HitKind::BUILT_IN
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map_or("condition", |(_, n)| n)
+    }
+
     /// A short name, in English (the CLI's and the JSON report's).
     pub fn name(self) -> &'static str {
         crate::i18n::text(Lang::En, self.key())
@@ -1121,6 +1131,15 @@ fn connected_quorum(sim: &Sim) -> bool {
 mod tests {
     use super::super::client::Outcome;
     use super::*;
+
+    #[test]
+    fn a_checks_id_is_its_name_in_check_lists() {
+        for (k, n) in HitKind::BUILT_IN {
+            assert_eq!(k.id(), n);
+            assert_eq!(HitKind::parse_list(k.id()), Ok(vec![k]));
+        }
+        assert_eq!(HitKind::Condition.id(), "condition");
+    }
 
     #[test]
     fn settings_parse_and_reject() {

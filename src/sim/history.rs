@@ -31,9 +31,8 @@ pub struct Marker {
     pub time: u64,
     /// What kind of moment.
     pub kind: EventKind,
-    /// What happened (in English).
-    pub label: String,
-    /// What happened, to be worded in any language.
+    /// What happened, worded in the page's language when shown (an English copy made here
+    /// made a Chinese page fetch English texts, `i18n::parts`).
     pub msg: Msg,
 }
 
@@ -360,7 +359,6 @@ impl Timeline {
                 self.markers.push(Marker {
                     time: e.time,
                     kind: e.kind,
-                    label: e.text().to_string(),
                     msg: e.msg.clone(),
                 });
             }
@@ -492,7 +490,7 @@ mod tests {
         let got: Vec<(u64, String)> = tl
             .markers()
             .iter()
-            .map(|m| (m.time, m.label.clone()))
+            .map(|m| (m.time, m.msg.render(crate::i18n::Lang::En)))
             .collect();
         assert!(expected.len() > 50, "{}", expected.len());
         assert_eq!(got, expected);

@@ -351,7 +351,7 @@ fn status(v: &View) -> Html {
                 el!(
                     "div",
                     "class" = "explore-hit",
-                    "data-explore-hit" = found.kind.name()
+                    "data-explore-hit" = found.kind.id()
                 )
                 .c(el!("p", "class" = "verbatim", "data-explore-detail" = "")
                     .c(found.detail.render(l)))
@@ -454,7 +454,7 @@ pub fn render(v: &View) -> Html {
                     "input",
                     "type" = "checkbox",
                     "disabled" = busy,
-                    "data-explore-check" = k.name(),
+                    "data-explore-check" = k.id(),
                 )
                 .on_change(send(link, Msg::Explore(ExploreMsg::Check(k))))
                 .checked(on)

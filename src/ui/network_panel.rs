@@ -173,12 +173,7 @@ pub fn render(v: &View) -> Html {
     let lat_btn = send(link, Msg::Set("latency", latency.clone()));
     let heal = send(link, Msg::Act(Action::Heal));
     el!("div", "class" = "network-panel")
-        .c(el!(
-            "p",
-            "class" = "net-state",
-            "data-network" = current(v, Lang::En)
-        )
-        .c(current(v, l)))
+        .c(el!("p", "class" = "net-state").c(current(v, l)))
         .c(el!("fieldset")
             .c(el!("legend", "title" = tip(l, "partition")).c(text!(l, "ui.net.partition_legend")))
             .c(group_rows)
