@@ -33,6 +33,15 @@ pub fn raftlab_run_text(text: &str) -> String {
     }
 }
 
+/// The keys of the catalog texts the page has read so far, one a line: tests/e2e/
+/// split-profile.mjs calls it as `wasmBindings.raftlab_catalog_used` after each first visit it
+/// plays, and lists them in scripts/catalog-first.txt (`i18n::parts`).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn raftlab_catalog_used() -> String {
+    raftlab::i18n::used_keys().join("\n")
+}
+
 /// Counts live and peak heap bytes so `raftlab bench` can report the memory a history really
 /// takes. Counting is switched on only for `bench`: two shared counters written on every
 /// allocation and free make every thread of `raftlab explore --jobs N` fight over one cache

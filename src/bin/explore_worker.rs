@@ -10,9 +10,19 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     // The counterexample it writes is narrated in both languages (`say` and `say.zh`), and the
-    // browser build carries no Chinese catalog: fetch it before saying Ready. Without it the
-    // Chinese lines fall back to English, and the search still runs.
-    raftlab::ui::lazy_text::catalog(raftlab::i18n::Lang::Zh, |_| listen());
+    // browser build carries no catalog: its texts' parts are fetched when first needed, or
+    // taken from the service worker's store first (offline the request would fail). A part
+    // that cannot be had leaves its lines empty, and the search still runs.
+    use raftlab::i18n::{parts::Part, Lang};
+    use raftlab::ui::lazy_text::stored_part;
+    raftlab::i18n::set_loader(raftlab::ui::lazy_text::load_part);
+    stored_part(Lang::En, Part::First, || {
+        stored_part(Lang::En, Part::Rest, || {
+            stored_part(Lang::Zh, Part::First, || {
+                stored_part(Lang::Zh, Part::Rest, listen)
+            })
+        })
+    });
 }
 
 /// Answers search requests, then says Ready.

@@ -2,10 +2,10 @@
 //! Chinese.
 //!
 //! The catalogs are plain text files (`en.txt`, `zh.txt`, one `key = text` per line, `{name}`
-//! placeholders), compiled into the binary, except `zh.txt` in the browser build: the page
-//! fetches it when Chinese is chosen and hands it over with [`provide`] (until then Chinese
-//! text falls back to English). They are parsed once, on first use, into a sorted table; a
-//! lookup is a binary search. A key missing from a catalog falls back to
+//! placeholders), compiled into native builds. The browser build carries neither: it fetches
+//! each in two parts ([`parts`]), the first part of the page's language before the app mounts
+//! (handed over with [`provide`]), the rest when one of its texts is first read. They are
+//! parsed once into a sorted table; a lookup is a binary search. A key missing from a catalog falls back to
 //! English and then to the key itself, so a gap shows up as text, never as a panic. The
 //! tests below fail when the two catalogs do not hold the same keys with the same
 //! placeholders, or when the code names a key that no catalog has.
@@ -14,10 +14,15 @@
 
 pub mod glossary;
 mod msg;
+// Native builds compile the catalogs in whole; only the browser build reads parts (its
+// tests run natively, so the module is compiled there too).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod parts;
 
 pub use msg::{Arg, Msg};
 
 use std::borrow::Cow;
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::OnceLock;
 
 /// A language the lab speaks.
@@ -108,33 +113,60 @@ impl Lang {
             .unwrap_or_else(|| Lang::from_preferences(browser))
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     fn catalog(self) -> Option<&'static Catalog> {
         match self {
             Lang::En => Some(EN.get_or_init(|| Catalog::parse(EN_KEPT).unwrap_or_default())),
-            #[cfg(not(target_arch = "wasm32"))]
             Lang::Zh => Some(ZH.get_or_init(|| Catalog::parse(ZH_TEXT).unwrap_or_default())),
-            #[cfg(target_arch = "wasm32")]
-            Lang::Zh => ZH.get(),
         }
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 static EN: OnceLock<Catalog> = OnceLock::new();
+#[cfg(not(target_arch = "wasm32"))]
 static ZH: OnceLock<Catalog> = OnceLock::new();
+
+/// The browser build's catalogs, in parts (`parts`).
+#[cfg(target_arch = "wasm32")]
+static PARTS: parts::Parts = parts::Parts::new();
+
+/// What the browser build's catalog parts must be: build.rs's marks of the first part, and
+/// the digests of the files they are cut from.
+#[cfg(target_arch = "wasm32")]
+static LAYOUT: parts::Layout = parts::Layout {
+    first: &keys::FIRST_BITS,
+    keys: keys::EN_KEYS.len(),
+    digest: source_digest,
+};
+
+/// The digest of `lang`'s catalog file, taken at compile time; its parts carry it on their
+/// first line (scripts/split-catalog.mjs), which tells this build's parts from another's.
+fn source_digest(lang: Lang) -> u32 {
+    const EN_DIGEST: u32 = crate::digest::digest(EN_TEXT);
+    const ZH_DIGEST: u32 = crate::digest::digest(ZH_TEXT);
+    match lang {
+        Lang::En => EN_DIGEST,
+        Lang::Zh => ZH_DIGEST,
+    }
+}
 
 const EN_TEXT: &str = include_str!("en.txt");
 
 /// en.txt without its comment and blank lines, cut at compile time: the parser skips them, so
-/// the catalog is the same, and the wasm carries about 2 KB less.
+/// the catalog is the same and the binary smaller.
+#[cfg(not(target_arch = "wasm32"))]
 static EN_KEPT: &str = match std::str::from_utf8(&EN_KEPT_BYTES) {
     Ok(s) => s,
     Err(_) => panic!("en.txt cut inside a character"),
 };
+#[cfg(not(target_arch = "wasm32"))]
 static EN_KEPT_BYTES: [u8; kept_len(EN_TEXT)] = kept_bytes::<{ kept_len(EN_TEXT) }>(EN_TEXT);
 
 /// Whether [`Catalog::parse`] reads the line of `b` starting at `at`, and where it ends (past
 /// its newline). It skips a blank line and one with `#` after spaces or tabs. (A line starting
 /// with other whitespace is kept; the parser still skips it if it is a comment.)
+#[cfg(not(target_arch = "wasm32"))]
 const fn kept_line(b: &[u8], at: usize) -> (bool, usize) {
     let mut end = at;
     while end < b.len() && b[end] != b'\n' {
@@ -149,36 +181,73 @@ const fn kept_line(b: &[u8], at: usize) -> (bool, usize) {
 }
 
 // kept_len(text) and kept_bytes::<N>(text): the lines the parser reads.
+#[cfg(not(target_arch = "wasm32"))]
 crate::line_cut::line_cut!(kept_len, kept_bytes, kept_line);
-// In the browser build only tests and `catalog_digest` read it (at compile time), so its
-// bytes stay out of the wasm.
+// In the browser build, as en.txt, only read at compile time (`source_digest`), so its bytes
+// stay out of the wasm.
 const ZH_TEXT: &str = include_str!("zh.txt");
 
-/// Whether the catalog of `lang` is at hand: always, except Chinese in the browser build
-/// before [`provide`].
+/// Whether the catalog of `lang` is at hand: natively always; in the browser build once its
+/// first part arrived ([`provide`]).
 pub fn has_catalog(lang: Lang) -> bool {
-    lang.catalog().is_some()
+    #[cfg(not(target_arch = "wasm32"))]
+    return lang.catalog().is_some();
+    #[cfg(target_arch = "wasm32")]
+    return PARTS.arrived(lang, parts::Part::First).is_some();
 }
 
-/// The digest ([`crate::digest::digest`]) of the catalog file of `lang`, for checking a
-/// fetched copy; `None` for English, which is never fetched.
-pub fn catalog_digest(lang: Lang) -> Option<u32> {
-    const ZH_DIGEST: u32 = crate::digest::digest(ZH_TEXT);
-    match lang {
-        Lang::En => None,
-        Lang::Zh => Some(ZH_DIGEST),
-    }
+/// The digest ([`crate::digest::digest`]) of the catalog file of `lang`: the first line of
+/// each part the browser build fetches is `# ` and it, in eight hex digits.
+pub fn catalog_digest(lang: Lang) -> u32 {
+    source_digest(lang)
 }
 
-/// Installs the catalog of `lang` from `text` (the fetched file). An error names a bad line;
-/// a catalog already there stays as it is.
+/// Installs the first part of `lang`'s catalog from `text` (the fetched file,
+/// `i18n/LANG.1.txt`). An error says what is wrong with it (another version's file, a bad
+/// line); a part already there stays as it is. Natively, where the catalogs are compiled in,
+/// it does nothing.
 pub fn provide(lang: Lang, text: String) -> Result<(), String> {
-    if lang == Lang::En || has_catalog(lang) {
-        return Ok(());
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = (lang, text);
+        Ok(())
     }
-    let catalog = Catalog::parse(Box::leak(text.into_boxed_str()))?;
-    let _ = ZH.set(catalog);
-    Ok(())
+    #[cfg(target_arch = "wasm32")]
+    PARTS.provide(&LAYOUT, lang, parts::Part::First, text)
+}
+
+/// Installs part `part` of `lang`'s catalog from `text` (a copy of `i18n/LANG.N.txt` the page
+/// found in the service worker's store), checked as [`provide`] checks the first part.
+#[cfg(target_arch = "wasm32")]
+pub fn provide_part(lang: Lang, part: parts::Part, text: String) -> Result<(), String> {
+    PARTS.provide(&LAYOUT, lang, part, text)
+}
+
+/// Installs how the browser build fetches a catalog part it lacks when one of its texts is
+/// asked for (the first call wins). Without one, such a text is empty.
+#[cfg(target_arch = "wasm32")]
+pub fn set_loader(loader: parts::Loader) {
+    PARTS.set_loader(loader);
+}
+
+/// The keys of every text read so far, for tests/e2e/split-profile.mjs, which lists those a
+/// first visit reads in scripts/catalog-first.txt.
+#[cfg(target_arch = "wasm32")]
+pub fn used_keys() -> Vec<&'static str> {
+    PARTS.used()
+}
+
+/// Makes sure the first part of `lang`'s catalog is here, fetching it with the loader if
+/// needed; else says why it cannot be had.
+#[cfg(target_arch = "wasm32")]
+pub fn ensure(lang: Lang) -> Result<(), String> {
+    match PARTS.get(&LAYOUT, lang, parts::Part::First) {
+        Some(_) => Ok(()),
+        None => Err(PARTS
+            .failure(lang, parts::Part::First)
+            .unwrap_or("no loader")
+            .to_string()),
+    }
 }
 
 /// The text for `key` in `lang`: the catalog's, else the English one, else the key itself.
@@ -187,10 +256,24 @@ pub fn text(lang: Lang, key: &str) -> &str {
 }
 
 /// The text for `key` in `lang`, else the English one; `None` when no catalog has the key.
+/// (In the browser build a key not in a first part fetches the rest, once.)
 pub fn lookup(lang: Lang, key: &str) -> Option<&'static str> {
-    lang.catalog()
+    #[cfg(not(target_arch = "wasm32"))]
+    return lang
+        .catalog()
         .and_then(|c| c.get(key))
-        .or_else(|| Lang::En.catalog().and_then(|c| c.get(key)))
+        .or_else(|| Lang::En.catalog().and_then(|c| c.get(key)));
+    #[cfg(target_arch = "wasm32")]
+    return [lang, Lang::En].into_iter().find_map(|l| {
+        [parts::Part::First, parts::Part::Rest]
+            .into_iter()
+            .find_map(|p| {
+                let c = PARTS.get(&LAYOUT, l, p)?;
+                let at = c.entries.binary_search_by(|e| e.0.cmp(key)).ok()?;
+                PARTS.mark(p, at);
+                Some(&*c.entries[at].1)
+            })
+    });
 }
 
 /// The text for `key` in `lang` with each `{name}` replaced by its value in `args`.
@@ -287,33 +370,63 @@ pub const fn key_index(key: &str) -> u16 {
 }
 
 /// The text of the English catalog's entry `index` ([`key_index`]) in `lang`, else the English
-/// one. The English catalog is compiled in and parsed by tested code, so every index
-/// `key_index` gives is in it ("" otherwise, never a panic).
+/// one. Every index `key_index` gives is in the catalogs (tested natively; in the browser
+/// build a part's number of texts is checked when it arrives), so "" only when no part
+/// holding it can be had, never a panic.
 #[doc(hidden)]
 pub fn text_at(lang: Lang, index: u16) -> &'static str {
-    let Some((key, en)) = Lang::En
-        .catalog()
-        .and_then(|c| c.entries.get(usize::from(index)))
-    else {
-        return "";
-    };
-    if lang != Lang::En {
-        if let Some(t) = lang.catalog().and_then(|c| c.get(key)) {
-            return t;
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let Some((key, en)) = Lang::En
+            .catalog()
+            .and_then(|c| c.entries.get(usize::from(index)))
+        else {
+            return "";
+        };
+        if lang != Lang::En {
+            if let Some(t) = lang.catalog().and_then(|c| c.get(key)) {
+                return t;
+            }
         }
+        en
     }
-    en
+    #[cfg(target_arch = "wasm32")]
+    {
+        let (part, at) = parts::locate(&keys::FIRST_BITS, usize::from(index));
+        PARTS.mark(part, at);
+        [lang, Lang::En]
+            .into_iter()
+            .find_map(|l| PARTS.get(&LAYOUT, l, part).and_then(|c| c.entries.get(at)))
+            .map_or("", |(_, t)| t)
+    }
 }
 
-/// The key of the English catalog's entry `index` ([`key_index`]). The English catalog is
-/// compiled in and parsed by tested code, so every index `key_index` gives is in it (""
-/// otherwise, never a panic).
+/// The key of the English catalog's entry `index` ([`key_index`]) ("" when no catalog part
+/// holding it can be had, never a panic).
 #[doc(hidden)]
 pub fn key_at(index: u16) -> &'static str {
-    Lang::En
+    #[cfg(not(target_arch = "wasm32"))]
+    return Lang::En
         .catalog()
         .and_then(|c| c.entries.get(usize::from(index)))
-        .map_or("", |(key, _)| key)
+        .map_or("", |(key, _)| key);
+    #[cfg(target_arch = "wasm32")]
+    {
+        // Both languages have the same keys at the same places: a part that is here will do,
+        // else the part of the language in use (Chinese once its first part is here).
+        let (part, at) = parts::locate(&keys::FIRST_BITS, usize::from(index));
+        let fetch = if has_catalog(Lang::Zh) {
+            Lang::Zh
+        } else {
+            Lang::En
+        };
+        PARTS
+            .arrived(Lang::En, part)
+            .or_else(|| PARTS.arrived(Lang::Zh, part))
+            .or_else(|| PARTS.get(&LAYOUT, fetch, part))
+            .and_then(|c| c.entries.get(at))
+            .map_or("", |(key, _)| key)
+    }
 }
 
 /// [`text_at`] with each `{name}` replaced by the value at the same position in `values`
@@ -391,7 +504,7 @@ pub(crate) fn placeholders(template: &str) -> Vec<&str> {
 
 /// One parsed catalog: `(key, text)` sorted by key.
 #[derive(Default)]
-struct Catalog {
+pub(crate) struct Catalog {
     entries: Vec<(&'static str, Cow<'static, str>)>,
 }
 
@@ -474,6 +587,8 @@ impl Catalog {
         Ok(Catalog { entries })
     }
 
+    // The browser build searches its parts itself (`lookup`), to mark the text read.
+    #[cfg(not(target_arch = "wasm32"))]
     fn get(&self, key: &str) -> Option<&str> {
         self.entries
             .binary_search_by(|e| e.0.cmp(key))

@@ -1,9 +1,11 @@
 //! Texts the browser build fetches when they are needed instead of carrying them in the wasm:
 //! a preset's text when its lesson starts (the build keeps only the presets' index, see
-//! `sim::presets`) and the Chinese catalog when Chinese is chosen (`i18n`). Each is checked
-//! against the digest this build was made with. The service worker keeps them all for
-//! offline use (`static/sw.js`, `lazy.txt`). The explore worker (`src/bin/explore_worker.rs`)
-//! fetches the Chinese catalog too: the counterexamples it writes carry `say.zh` lines.
+//! `sim::presets`), and the catalogs, in two parts each (`i18n::parts`): the first part of the
+//! page's language before it mounts and of another when it is chosen, the rest the first time
+//! one of its texts is asked for ([`load_part`], synchronous). Each is checked against the
+//! digest this build was made with. The service worker keeps them all for offline use
+//! (`static/sw.js`, `lazy.txt`). The explore worker (`src/bin/explore_worker.rs`) reads its
+//! texts through the same loader.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -11,6 +13,7 @@ use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
+use crate::i18n::parts::Part;
 use crate::i18n::{Lang, Msg as Text};
 use crate::sim::presets::Preset;
 
@@ -32,12 +35,46 @@ pub fn path(id: &str) -> String {
 /// had (no network and no offline copy, a server error, or text of another version of the
 /// app, told apart by its digest).
 pub fn preset(p: &'static Preset, done: impl FnOnce(Result<String, Text>) + 'static) {
-    fetch(&path(p.id), Some(p.digest), done);
+    fetch(&path(p.id), Check::Whole(p.digest), done);
 }
 
-/// Where the browser finds the catalog of `lang` (English is compiled in).
-pub fn catalog_path(lang: Lang) -> String {
-    format!("i18n/{}.txt", lang.code())
+/// Where the browser finds part `part` of the catalog of `lang`.
+pub fn part_path(lang: Lang, part: Part) -> String {
+    format!("i18n/{}.{}.txt", lang.code(), part.number())
+}
+
+/// Fetches part `part` of `lang`'s catalog at once, blocking (as the wasm's second part is
+/// fetched): `i18n`'s loader, for a text whose part has not arrived. The page's window and
+/// the explore worker's scope both have `XMLHttpRequest`. The text is checked when it is
+/// installed (`i18n::parts`).
+pub fn load_part(lang: Lang, part: Part) -> Result<String, String> {
+    let path = part_path(lang, part);
+    let sync = || -> Result<JsValue, JsValue> {
+        let global: JsValue = js_sys::global().into();
+        let class: js_sys::Function =
+            js_sys::Reflect::get(&global, &JsValue::from_str("XMLHttpRequest"))?.dyn_into()?;
+        let xhr = js_sys::Reflect::construct(&class, &js_sys::Array::new())?;
+        let open: js_sys::Function =
+            js_sys::Reflect::get(&xhr, &JsValue::from_str("open"))?.dyn_into()?;
+        open.call3(
+            &xhr,
+            &JsValue::from_str("GET"),
+            &JsValue::from_str(&path),
+            &JsValue::FALSE,
+        )?;
+        call(&xhr, "send", &[])?;
+        Ok(xhr)
+    };
+    let xhr = sync().map_err(|e| format!("{path}: {}", js_text(&e)))?;
+    let get = |name: &str| js_sys::Reflect::get(&xhr, &JsValue::from_str(name)).ok();
+    let status = get("status").and_then(|v| v.as_f64()).unwrap_or(0.0);
+    if status != 200.0 {
+        // As an integer: formatting an f64 would link the core's float printing.
+        return Err(format!("{path}: HTTP {}", status as u32));
+    }
+    get("responseText")
+        .and_then(|t| t.as_string())
+        .ok_or_else(|| format!("{path}: not text"))
 }
 
 /// Where the browser finds the presets' titles and descriptions in `lang`
@@ -46,17 +83,16 @@ pub fn preset_heads_path(lang: Lang) -> String {
     format!("i18n/presets.{}.txt", lang.code())
 }
 
-/// Fetches the catalog of `lang` and the presets' titles and descriptions in it, both at
-/// once, then, when both are in, installs them (`preset_heads::provide`, `i18n::provide`)
-/// and calls `done` once. Chinese needs both: when either cannot be had, neither is installed
-/// and `done` gets the first error. At once when the catalog is already there.
+/// Fetches the first part of `lang`'s catalog and, for Chinese, the presets' titles and
+/// descriptions in it (English ones are compiled in), all at once, then, when all are in,
+/// installs them (`preset_heads::provide`, `i18n::provide`) and calls `done` once. When one
+/// cannot be had, none is installed and `done` gets the first error. At once when the
+/// catalog is already there.
 pub fn catalog(lang: Lang, done: impl FnOnce(Result<(), Text>) + 'static) {
     if crate::i18n::has_catalog(lang) {
         return done(Ok(()));
     }
-    let Some(digest) = crate::i18n::catalog_digest(lang) else {
-        return done(Ok(()));
-    };
+    let digest = crate::i18n::catalog_digest(lang);
     // The catalog's text and the heads' text, each once it has arrived.
     type Both = (Option<Result<String, Text>>, Option<Result<String, Text>>);
     let both: Rc<RefCell<Both>> = Rc::new(RefCell::new((None, None)));
@@ -81,26 +117,115 @@ pub fn catalog(lang: Lang, done: impl FnOnce(Result<(), Text>) + 'static) {
             });
         let f = done.borrow_mut().take();
         if let Some(f) = f {
-            f(installed);
+            // The rest from the service worker's store, when it has it: see `stored_part`.
+            stored_part(lang, Part::Rest, move || f(installed));
         }
     };
+    if lang == Lang::En {
+        // English heads are compiled in (`preset_heads::provide` takes nothing for them).
+        both.borrow_mut().1 = Some(Ok(String::new()));
+    }
     {
         let (both, arrived) = (both.clone(), arrived.clone());
-        fetch(&catalog_path(lang), Some(digest), move |r| {
-            both.borrow_mut().0 = Some(r);
+        fetch(
+            &part_path(lang, Part::First),
+            Check::Head(digest),
+            move |r| {
+                both.borrow_mut().0 = Some(r);
+                arrived(&both);
+            },
+        );
+    }
+    if lang != Lang::En {
+        // Each preset's lines are checked against this build's digest (`preset_heads::provide`).
+        fetch(&preset_heads_path(lang), Check::None, move |r| {
+            both.borrow_mut().1 = Some(r);
             arrived(&both);
         });
     }
-    // Each preset's lines are checked against this build's digest (`preset_heads::provide`).
-    fetch(&preset_heads_path(lang), None, move |r| {
-        both.borrow_mut().1 = Some(r);
-        arrived(&both);
-    });
 }
 
-/// Fetches `url` (relative to the page), then calls `done` once: with its text when its
-/// digest is `digest` (or when none is given: the caller checks the text), else with why not.
-fn fetch(url: &str, digest: Option<u32>, done: impl FnOnce(Result<String, Text>) + 'static) {
+/// Installs part `part` of `lang`'s catalog from the service worker's store (the Cache
+/// Storage the worker fills, `static/sw.js`), if it is there and of this build, then calls
+/// `then`; nothing goes to the network. Chromium does not pass [`load_part`]'s synchronous
+/// request through the worker, so offline it would fail: an offline page is always one the
+/// worker controls, and has the part in its store (as the wasm's second part is loaded,
+/// scripts/split-wasm.mjs). On a first visit the store is empty and this does nothing.
+pub fn stored_part(lang: Lang, part: Part, then: impl FnOnce() + 'static) {
+    let then: Later = Rc::new(RefCell::new(Some(Box::new(then))));
+    let finish = move || {
+        let f = then.borrow_mut().take();
+        if let Some(f) = f {
+            f();
+        }
+    };
+    let global: JsValue = js_sys::global().into();
+    let caches = js_sys::Reflect::get(&global, &JsValue::from_str("caches"))
+        .ok()
+        .filter(|c| c.is_object());
+    let Some(caches) = caches else {
+        return finish();
+    };
+    let found = match call(
+        &caches,
+        "match",
+        &[JsValue::from_str(&part_path(lang, part))],
+    ) {
+        Ok(p) => p,
+        Err(_) => return finish(),
+    };
+    let (f1, f2) = (finish.clone(), finish.clone());
+    settle(
+        &found,
+        move |res: JsValue| {
+            if !res.is_object() {
+                return f1();
+            }
+            let Ok(text) = call(&res, "text", &[]) else {
+                return f1();
+            };
+            let (g1, g2) = (f1.clone(), f1);
+            settle(
+                &text,
+                move |t: JsValue| {
+                    if let Some(t) = t.as_string() {
+                        // Another version's copy is refused, and the request remains.
+                        let _ = crate::i18n::provide_part(lang, part, t);
+                    }
+                    g1();
+                },
+                move |_| g2(),
+            );
+        },
+        move |_| f2(),
+    );
+}
+
+/// How a fetched text shows that it is the one this build was made with.
+#[derive(Clone, Copy)]
+enum Check {
+    /// The caller checks it.
+    None,
+    /// Its digest is this.
+    Whole(u32),
+    /// Its first line is `# ` and this digest in eight hex digits (a catalog part,
+    /// `scripts/split-catalog.mjs`).
+    Head(u32),
+}
+
+impl Check {
+    fn holds(self, text: &str) -> bool {
+        match self {
+            Check::None => true,
+            Check::Whole(d) => crate::digest::digest(text) == d,
+            Check::Head(d) => text.starts_with(&format!("# {d:08x}\n")),
+        }
+    }
+}
+
+/// Fetches `url` (relative to the page), then calls `done` once: with its text when it passes
+/// `check`, else with why not.
+fn fetch(url: &str, check: Check, done: impl FnOnce(Result<String, Text>) + 'static) {
     let done: Once<String> = Rc::new(RefCell::new(Some(Box::new(done))));
     let finish = move |r: Result<String, Text>| {
         let f = done.borrow_mut().take();
@@ -140,9 +265,7 @@ fn fetch(url: &str, digest: Option<u32>, done: impl FnOnce(Result<String, Text>)
             let on_text = {
                 let finish = finish.clone();
                 move |t: JsValue| match t.as_string() {
-                    Some(t) if digest.is_none_or(|d| crate::digest::digest(&t) == d) => {
-                        finish(Ok(t))
-                    }
+                    Some(t) if check.holds(&t) => finish(Ok(t)),
                     Some(_) => finish(Err(Text::new("ui.note.lazy_other_version"))),
                     None => finish(Err(failed("not text"))),
                 }
@@ -152,6 +275,9 @@ fn fetch(url: &str, digest: Option<u32>, done: impl FnOnce(Result<String, Text>)
     };
     settle(&response, on_response, fail);
 }
+
+/// What to do next, taken by whichever way a lookup in the store ends first.
+type Later = Rc<RefCell<Option<Box<dyn FnOnce()>>>>;
 
 /// The caller's callback, taken by whichever way the fetch ends first.
 type Once<T> = Rc<RefCell<Option<Box<dyn FnOnce(Result<T, Text>)>>>>;

@@ -52,10 +52,34 @@ mod toolbar;
 /// in the page's `#fatal` box.
 pub fn start() {
     dom::install_panic_hook();
-    // The Chinese catalog is fetched before the app mounts, so a Chinese reader's first paint
-    // is already Chinese (no English flashing by). Should it fail, the app opens in English
-    // and says so (`App::create`).
-    lazy_text::catalog(lang_pref::initial(), |_| mount());
+    crate::i18n::set_loader(load_part);
+    // The first part of the page's catalog is fetched before the app mounts, so the first
+    // paint has its texts, a Chinese reader's already Chinese. Should Chinese fail, the app
+    // opens in English and says so (`App::create`); without English texts it cannot open.
+    let lang = lang_pref::initial();
+    lazy_text::catalog(lang, move |_| {
+        if crate::i18n::has_catalog(lang) {
+            return mount();
+        }
+        match crate::i18n::ensure(crate::i18n::Lang::En) {
+            Ok(()) => mount(),
+            Err(why) => dom::show_fatal(&format!(
+                "raftlab could not load its texts ({why}). Reload the page when the network is back."
+            )),
+        }
+    });
+}
+
+/// [`lazy_text::load_part`], saying in the page's error box when a part cannot be had (as for
+/// the wasm's second part): the texts it holds would stay empty.
+fn load_part(lang: crate::i18n::Lang, part: crate::i18n::parts::Part) -> Result<String, String> {
+    let r = lazy_text::load_part(lang, part);
+    if let Err(why) = &r {
+        dom::show_fatal(&format!(
+            "raftlab could not fetch part of its texts ({why}). Reload the page when the network is back."
+        ));
+    }
+    r
 }
 
 fn mount() {

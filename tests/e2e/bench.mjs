@@ -380,7 +380,8 @@ function responseBodies(page) {
 
 // The recorded first visits (first-visit.mjs; the landing page's full visit in English and in
 // Chinese, and lesson 15 by its link), each in --runs fresh browsers: what each transferred in
-// all, and whether it needed the wasm's second part (scripts/split-wasm.mjs).
+// all, and whether it needed the wasm's second part (scripts/split-wasm.mjs) or a catalog's
+// second part (scripts/split-catalog.mjs).
 async function visitPart() {
   const picked = VISITS.filter((v, i) => i === 0 || v.path === '?lang=zh' || v.path === '?preset=15-probe-replicate-snapshot');
   for (const visit of picked) {
@@ -395,7 +396,10 @@ async function visitPart() {
         await playVisit(page, visit);
         const gz = bodies.reduce((n, f) => n + gzipSync(f.body, { level: 9 }).length, 0);
         const second = bodies.some((f) => /\/split-[0-9a-f]{16}\.wasm$/.test(f.url));
-        seen.push(`${f1(gz / 1000)} KB gzipped in ${bodies.length} files, ${second ? 'with' : 'without'} the second part`);
+        const rest = bodies.filter((f) => /\/i18n\/(en|zh)\.2\.txt$/.test(f.url)).map((f) => new URL(f.url).pathname);
+        seen.push(
+          `${f1(gz / 1000)} KB gzipped in ${bodies.length} files, ${second ? 'with' : 'without'} the second part, ${rest.length ? `with ${rest.join(', ')}` : 'no catalog rest'}`,
+        );
       } finally {
         await browser.close();
       }

@@ -1,7 +1,10 @@
 // Records which of the page's wasm functions a first visit runs, and writes the others to
 // scripts/split-cold.txt: the list scripts/split-wasm.mjs moves into the second module,
-// fetched only when one of them is first called. Rerun it when the first visits' code
-// changed (`node tests/e2e/bench.mjs --part visit` says whether they fetch the second module):
+// fetched only when one of them is first called. It also records which catalog texts the
+// visits read and lists their keys in scripts/catalog-first.txt: the catalogs' first parts
+// (scripts/split-catalog.mjs, src/i18n/parts.rs). Rerun it when the first visits' code or
+// texts changed (`node tests/e2e/bench.mjs --part visit` says whether they fetch the second
+// module or a catalog's second part):
 //
 //   node tests/e2e/split-profile.mjs [--keep DIR]
 //
@@ -45,6 +48,7 @@ const url = await new Promise((resolve, reject) => {
 });
 
 const ran = new Set();
+const read = new Set();
 
 async function record(visit) {
   const browser = await launchBrowser();
@@ -71,6 +75,8 @@ async function record(visit) {
       return out;
     }, names.length);
     marks.forEach((v, k) => v && ran.add(stableName(names[k])));
+    const keys = await page.evaluate(() => window.wasmBindings.raftlab_catalog_used());
+    for (const k of keys.split('\n')) if (k) read.add(k);
     console.log(`split-profile: ${visit.kind} ${visit.path || '/'} ${visit.viewport.width}x${visit.viewport.height}: lesson step ${shown} of ${steps}; ${ran.size} names ran so far`);
   } finally {
     await browser.close();
@@ -92,3 +98,7 @@ writeFileSync(
     '\n',
 );
 console.log(`split-profile: ${names.length} functions, ${ran.size} names ran, ${cold.length} names cold -> ${COLD_LIST}`);
+const { FIRST_LIST } = await import(join(ROOT, 'scripts', 'split-catalog.mjs'));
+const head = readFileSync(FIRST_LIST, 'utf8').split('\n').filter((l) => l.startsWith('#'));
+writeFileSync(FIRST_LIST, [...head, ...[...read].sort()].join('\n') + '\n');
+console.log(`split-profile: ${read.size} catalog texts read -> ${FIRST_LIST}`);

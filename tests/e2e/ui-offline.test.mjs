@@ -125,6 +125,10 @@ test('after one visit the app reloads offline, and picks up a new version online
     );
     assert.equal(await page.locator('[data-explore-error]').count(), 0, 'the search shows an error offline');
     await page.click('[data-explore-stop]');
+    // Its texts are in the catalog's second part, which a synchronous request cannot get
+    // offline (Chromium does not pass it through the worker): the page took the worker's copy.
+    assert.equal((await page.textContent('[data-explore-start]')).trim(), 'Start search');
+    assert.equal(await page.isVisible('#fatal:not([hidden])'), false, 'the error box is shown offline');
     // The explore panel lives in the wasm's second part (scripts/split-wasm.mjs): the worker
     // stored it at install, and the page, which the worker controls, loaded it from there
     // before starting (a failed load of it would have stopped the page with an error).

@@ -75,3 +75,33 @@ test('a first visit cut off from the network says the part it needs could not be
     await app.close();
   }
 });
+
+// The catalogs come in two parts too (src/i18n/parts.rs): the first part of the page's
+// language before it mounts, the rest when a text in it is first read, and no other file.
+const CATALOG = /\/i18n\/(en|zh)\.([12])\.txt$/;
+
+for (const [lang, start] of [
+  ['en', 'Start search'],
+  ['zh', '开始搜索'],
+]) {
+  test(`${lang}: the page reads its catalog's first part, and a rarer panel the rest, once`, { timeout: 120_000 }, () =>
+    withApp(
+      `split-catalog-${lang}`,
+      async (app) => {
+        const { page } = app;
+        const parts = () => app.requests.map((u) => CATALOG.exec(u)).filter(Boolean).map((m) => `${m[1]}.${m[2]}`);
+        await page.waitForSelector('g.node[data-role="leader"]', { timeout: 60_000 });
+        assert.deepEqual(parts(), [`${lang}.1`], 'before any rarer panel');
+        // The Explore panel's texts are not in the first part (no first visit opens it).
+        await page.click('[role="tab"][data-tab="explore"]');
+        await page.waitForSelector('[data-explore-start]');
+        assert.equal((await page.textContent('[data-explore-start]')).trim(), start);
+        assert.deepEqual(parts(), [`${lang}.1`, `${lang}.2`], 'after the Explore panel');
+        await page.click('[role="tab"][data-tab="network"]');
+        await page.click('[role="tab"][data-tab="explore"]');
+        assert.deepEqual(parts(), [`${lang}.1`, `${lang}.2`], 'each part once');
+        assert.equal(await page.isVisible('#fatal:not([hidden])'), false, 'no error box');
+      },
+      { path: `?lang=${lang}` },
+    ));
+}
