@@ -102,6 +102,10 @@ export async function openApp({
     });
     page.on('pageerror', (err) => pageErrors.push(err.stack || String(err)));
     await page.goto(url, { waitUntil });
+    // The app mounts once the first part of its catalog has arrived (src/i18n/parts.rs),
+    // which can be after the page's load event: tests start from a mounted app (or from the
+    // error box, when it cannot mount).
+    await page.waitForSelector('.app, #fatal:not([hidden])', { state: 'attached', timeout: 60_000 });
 
     const app = {
       browser,
