@@ -59,6 +59,20 @@ pub(crate) fn locate(first: &[u64], index: usize) -> (Part, usize) {
     }
 }
 
+/// Whether `text` starts with the line a part of the catalog with digest `digest` starts with:
+/// `# ` and the digest in eight lowercase hex digits (`scripts/split-catalog.mjs`). Written
+/// out by hand: `format!`'s hex printing would be the page's only use of it at start-up.
+pub fn headed(text: &str, digest: u32) -> bool {
+    let b = text.as_bytes();
+    b.len() >= 11
+        && b.starts_with(b"# ")
+        && b[10] == b'\n'
+        && (0..8).all(|i| {
+            let nibble = (digest >> (28 - 4 * i)) & 0xf;
+            b[2 + i] == b"0123456789abcdef"[nibble as usize]
+        })
+}
+
 /// Fetches one part's file, or says why it could not: installed by the UI (`i18n::set_loader`).
 pub type Loader = fn(Lang, Part) -> Result<String, String>;
 
@@ -173,8 +187,7 @@ impl Parts {
             return Ok(());
         }
         let name = format!("{}.{}", lang.code(), part.number());
-        let head = format!("# {:08x}\n", (layout.digest)(lang));
-        if !text.starts_with(&head) {
+        if !headed(&text, (layout.digest)(lang)) {
             return Err(format!("{name} is from another version of raftlab"));
         }
         let catalog =
@@ -259,6 +272,16 @@ mod tests {
         assert_eq!(locate(&two, 63), (Part::First, 63));
         assert_eq!(locate(&two, 64), (Part::First, 64));
         assert_eq!(locate(&two, 65), (Part::Rest, 0));
+    }
+
+    #[test]
+    fn the_head_line_is_the_digest_in_eight_hex_digits() {
+        assert!(headed("# 0a0b0c0d\nk = v\n", 0x0a0b_0c0d));
+        assert!(headed("# dcddea08\n", 0xdcdd_ea08));
+        assert!(!headed("# 0a0b0c0e\n", 0x0a0b_0c0d));
+        assert!(!headed("# 0A0B0C0D\n", 0x0a0b_0c0d));
+        assert!(!headed("# 0a0b0c0d", 0x0a0b_0c0d));
+        assert!(!headed("", 0));
     }
 
     #[test]

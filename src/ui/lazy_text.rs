@@ -218,7 +218,7 @@ impl Check {
         match self {
             Check::None => true,
             Check::Whole(d) => crate::digest::digest(text) == d,
-            Check::Head(d) => text.starts_with(&format!("# {d:08x}\n")),
+            Check::Head(d) => crate::i18n::parts::headed(text, d),
         }
     }
 }
