@@ -137,12 +137,13 @@ static PARTS: parts::Parts = parts::Parts::new();
 static LAYOUT: parts::Layout = parts::Layout {
     first: &keys::FIRST_BITS,
     keys: keys::EN_KEYS.len(),
-    digest: source_digest,
+    digest: catalog_digest,
 };
 
-/// The digest of `lang`'s catalog file, taken at compile time; its parts carry it on their
-/// first line (scripts/split-catalog.mjs), which tells this build's parts from another's.
-fn source_digest(lang: Lang) -> u32 {
+/// The digest ([`crate::digest::digest`]) of the catalog file of `lang`, taken at compile time:
+/// the first line of each part the browser build fetches is `# ` and it, in eight hex digits
+/// (scripts/split-catalog.mjs), which tells this build's parts from another's.
+pub fn catalog_digest(lang: Lang) -> u32 {
     const EN_DIGEST: u32 = crate::digest::digest(EN_TEXT);
     const ZH_DIGEST: u32 = crate::digest::digest(ZH_TEXT);
     match lang {
@@ -183,7 +184,7 @@ const fn kept_line(b: &[u8], at: usize) -> (bool, usize) {
 // kept_len(text) and kept_bytes::<N>(text): the lines the parser reads.
 #[cfg(not(target_arch = "wasm32"))]
 crate::line_cut::line_cut!(kept_len, kept_bytes, kept_line);
-// In the browser build, as en.txt, only read at compile time (`source_digest`), so its bytes
+// In the browser build, as en.txt, only read at compile time (`catalog_digest`), so its bytes
 // stay out of the wasm.
 const ZH_TEXT: &str = include_str!("zh.txt");
 
@@ -194,12 +195,6 @@ pub fn has_catalog(lang: Lang) -> bool {
     return lang.catalog().is_some();
     #[cfg(target_arch = "wasm32")]
     return PARTS.arrived(lang, parts::Part::First).is_some();
-}
-
-/// The digest ([`crate::digest::digest`]) of the catalog file of `lang`: the first line of
-/// each part the browser build fetches is `# ` and it, in eight hex digits.
-pub fn catalog_digest(lang: Lang) -> u32 {
-    source_digest(lang)
 }
 
 /// Installs the first part of `lang`'s catalog from `text` (the fetched file,
@@ -269,7 +264,7 @@ pub fn lookup(lang: Lang, key: &str) -> Option<&'static str> {
             .into_iter()
             .find_map(|p| {
                 let c = PARTS.get(&LAYOUT, l, p)?;
-                let at = c.entries.binary_search_by(|e| e.0.cmp(key)).ok()?;
+                let at = c.position(key)?;
                 PARTS.mark(p, at);
                 Some(&*c.entries[at].1)
             })
@@ -587,13 +582,15 @@ impl Catalog {
         Ok(Catalog { entries })
     }
 
-    // The browser build searches its parts itself (`lookup`), to mark the text read.
+    /// Where `key`'s entry is.
+    fn position(&self, key: &str) -> Option<usize> {
+        self.entries.binary_search_by(|e| e.0.cmp(key)).ok()
+    }
+
+    // The browser build looks up positions (`lookup`), to mark the text read.
     #[cfg(not(target_arch = "wasm32"))]
     fn get(&self, key: &str) -> Option<&str> {
-        self.entries
-            .binary_search_by(|e| e.0.cmp(key))
-            .ok()
-            .map(|i| &*self.entries[i].1)
+        self.position(key).map(|i| &*self.entries[i].1)
     }
 }
 
