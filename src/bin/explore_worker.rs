@@ -14,15 +14,16 @@ fn main() {
     // taken from the service worker's store first (offline the request would fail). A part
     // that cannot be had leaves its lines empty, and the search still runs.
     use raftlab::i18n::{parts::Part, Lang};
-    use raftlab::ui::lazy_text::stored_part;
     raftlab::i18n::set_loader(raftlab::ui::lazy_text::load_part);
-    stored_part(Lang::En, Part::First, || {
-        stored_part(Lang::En, Part::Rest, || {
-            stored_part(Lang::Zh, Part::First, || {
-                stored_part(Lang::Zh, Part::Rest, listen)
-            })
-        })
-    });
+    raftlab::ui::lazy_text::stored_parts(
+        &[
+            (Lang::En, Part::First),
+            (Lang::En, Part::Rest),
+            (Lang::Zh, Part::First),
+            (Lang::Zh, Part::Rest),
+        ],
+        listen,
+    );
 }
 
 /// Answers search requests, then says Ready.

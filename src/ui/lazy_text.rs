@@ -118,7 +118,13 @@ pub fn catalog(lang: Lang, done: impl FnOnce(Result<(), Text>) + 'static) {
         let f = done.borrow_mut().take();
         if let Some(f) = f {
             // The rest from the service worker's store, when it has it: see `stored_part`.
-            stored_part(lang, Part::Rest, move || f(installed));
+            // Only a page the worker controls can have it (an offline page always is one), so
+            // a first visit does not wait for a look into an empty store before mounting.
+            if controlled() {
+                stored_part(lang, Part::Rest, move || f(installed));
+            } else {
+                f(installed);
+            }
         }
     };
     if lang == Lang::En {
@@ -199,6 +205,23 @@ pub fn stored_part(lang: Lang, part: Part, then: impl FnOnce() + 'static) {
         },
         move |_| f2(),
     );
+}
+
+/// [`stored_part`] for each of `parts` in turn, then `then`.
+pub fn stored_parts(parts: &'static [(Lang, Part)], then: impl FnOnce() + 'static) {
+    match parts.split_first() {
+        None => then(),
+        Some((&(lang, part), rest)) => stored_part(lang, part, move || stored_parts(rest, then)),
+    }
+}
+
+/// Whether a service worker controls this page (`navigator.serviceWorker.controller`).
+fn controlled() -> bool {
+    let get = |v: &JsValue, name: &str| js_sys::Reflect::get(v, &JsValue::from_str(name)).ok();
+    get(&js_sys::global().into(), "navigator")
+        .and_then(|n| get(&n, "serviceWorker"))
+        .and_then(|c| get(&c, "controller"))
+        .is_some_and(|c| c.is_object())
 }
 
 /// How a fetched text shows that it is the one this build was made with.
