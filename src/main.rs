@@ -33,6 +33,15 @@ pub fn raftlab_run_text(text: &str) -> String {
     }
 }
 
+/// The fingerprint of the run the page shows (16 hex digits), as `raftlab run --json` prints
+/// it for the same run: tests call `wasmBindings.raftlab_fingerprint()` to compare the page's
+/// state with a native run's. A promise (`ui::probe` says why).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn raftlab_fingerprint() -> js_sys::Promise {
+    raftlab::ui::probe::fingerprint()
+}
+
 /// The keys of the catalog texts the page has read so far, one a line: tests/e2e/
 /// split-profile.mjs calls it as `wasmBindings.raftlab_catalog_used` after each first visit it
 /// plays, and lists them in scripts/catalog-first.txt (`i18n::parts`).

@@ -382,6 +382,7 @@ impl Component for App {
             app.ui.notice = launch::joined([Some(why), app.ui.notice.take()].into_iter().flatten());
         }
         lang_pref::apply_document(app.ui.lang);
+        super::probe::register(app.dispatch.clone());
         // Only what happens from now on is announced.
         app.announcer = Announcer::new(app.tl().sim());
         app.sync_clock();
@@ -391,7 +392,10 @@ impl Component for App {
     fn update(&mut self, _ctx: &Context<Self>, msg: Msg) -> bool {
         // A frame only advances the run, and a held-back announcement only feeds the live
         // region; anything else may change what any panel shows.
-        if !matches!(msg, Msg::Frame(_) | Msg::Announce | Msg::None) {
+        if !matches!(
+            msg,
+            Msg::Frame(_) | Msg::Announce | Msg::Fingerprint | Msg::None
+        ) {
             self.generation += 1;
         }
         let action = matches!(msg, Msg::Act(_) | Msg::Acts(_) | Msg::ProposeForm);
@@ -613,6 +617,10 @@ impl Component for App {
             Msg::DismissNotice => self.ui.notice = None,
             Msg::MoreLog => self.ui.log_cols = self.ui.log_cols.saturating_mul(2).min(100_000),
             Msg::Explore(m) => self.explore_update(m),
+            Msg::Fingerprint => {
+                super::probe::answer(self.tl().sim().fingerprint());
+                return false;
+            }
             Msg::None => return false,
         }
         self.watch_violations();

@@ -40,6 +40,7 @@ mod pace;
 mod page;
 mod player_panel;
 mod prefs;
+pub mod probe;
 mod progress_view;
 mod share_panel;
 mod state;

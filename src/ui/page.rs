@@ -35,22 +35,15 @@ fn theme_class(t: Theme) -> &'static str {
 /// Hidden state for tests and benchmarks. `data-frame-ms` and `data-builds` are only known
 /// once a render is done (the frame's work, the list items built by child components after
 /// this view), so the app writes them itself after each render (`App::rendered`, through
-/// [`super::dom::set_status`]); here they are constant, so yew never writes them.
+/// [`super::dom::set_status`]); here they are constant, so yew never writes them. The run's
+/// fingerprint is not here: tests ask for it (`super::probe`).
 fn status(v: &View) -> Html {
     let sim = v.sim;
     let running = v.running();
-    // The digest of the whole state, for determinism tests; only while paused (it costs a
-    // full formatting of the state).
-    let fingerprint = if running {
-        String::new()
-    } else {
-        format!("{:016x}", sim.fingerprint())
-    };
     el!(
         "span",
         "class" = "sim-state",
         "hidden" = true,
-        "data-fingerprint" = fingerprint,
         "data-now" = sim.now.to_string(),
         "data-processed" = sim.processed.to_string(),
         "data-playing" = running.to_string(),

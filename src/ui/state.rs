@@ -160,6 +160,8 @@ pub enum Msg {
     MoreLog,
     /// The Explore tab (its form, the worker's reports).
     Explore(super::explore_panel::ExploreMsg),
+    /// A test asks for the run's fingerprint (`probe`); nothing on the page changes.
+    Fingerprint,
     None,
 }
 

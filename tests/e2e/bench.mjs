@@ -49,7 +49,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openApp, launchBrowser, isLocalUrl, APP_URL } from './harness.mjs';
 import { VISITS, playVisit } from './first-visit.mjs';
-import { runPastedScenario } from './raftlab.mjs';
+import { runPastedScenario, fingerprintOf } from './raftlab.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -545,7 +545,7 @@ async function simPart() {
       });
       const after = await cpu();
       const now = Number(await page.getAttribute('[data-now]', 'data-now'));
-      const fingerprint = await page.getAttribute('[data-fingerprint]', 'data-fingerprint');
+      const fingerprint = await fingerprintOf(page);
       wasm.push({ ticks: now / 100, wall, cpu: span(before, after), fingerprint });
       await app.assertNoErrors();
     } finally {

@@ -5,7 +5,7 @@
 //   nodes:    g[data-node][data-role][data-term][data-status][data-vote][data-learner][data-commit]
 //   entries:  [data-index][data-node][data-term][data-committed][data-label]
 //   quorum:   [data-quorum][data-voters][data-reachable][data-has-quorum][data-joint]
-//   state:    [data-now][data-head][data-playing][data-fingerprint] (fingerprint only while paused)
+//   state:    [data-now][data-head][data-playing]; the run's fingerprint: fingerprintOf(page)
 //   badge:    [data-violations]
 //   player:   [data-current-line], [data-expect="pass|fail"] (drawn only while "show script" is
 //             open: showScript), [data-narration], [data-done], [data-failures]
@@ -45,6 +45,14 @@ export async function waitLeader(page, { minTerm = 0, not = null, among = null, 
 }
 
 /** Simulated time shown, ms. */
+/**
+ * The fingerprint of the run the page shows (16 hex digits, as `raftlab run --json` prints it):
+ * asked of the app (`wasmBindings.raftlab_fingerprint`, src/ui/probe.rs), not kept on the page.
+ */
+export function fingerprintOf(page) {
+  return page.evaluate(() => window.wasmBindings.raftlab_fingerprint());
+}
+
 export async function simNow(page) {
   return Number(await page.getAttribute('[data-now]', 'data-now'));
 }

@@ -1,5 +1,5 @@
 // Issue 6: a run made in the browser, exported as .scn, replays natively (`raftlab run`) to the
-// very same state: the page's data-fingerprint equals the CLI's fingerprint.
+// very same state: the fingerprint of the page's run equals the CLI's fingerprint.
 // Needs the native binary (built by `cargo test` / `cargo build`); RAFTLAB_BIN overrides.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
-import { nodeAction, openTab, pause, play, propose, setSpeed, stepTicks, waitLeader } from './raftlab.mjs';
+import { nodeAction, openTab, pause, play, propose, setSpeed, stepTicks, waitLeader, fingerprintOf } from './raftlab.mjs';
 
 const BIN = process.env.RAFTLAB_BIN || fileURLToPath(new URL('../../target/debug/raftlab', import.meta.url));
 
@@ -40,7 +40,7 @@ test('a browser run exported as .scn replays natively to the same fingerprint', 
       await play(page);
       await pause(page);
       await stepTicks(page, 2);
-      const fingerprint = await page.getAttribute('[data-fingerprint]', 'data-fingerprint');
+      const fingerprint = await fingerprintOf(page);
       const now = Number(await page.getAttribute('[data-now]', 'data-now'));
       await openTab(page, 'export / share');
       const scn = await page.textContent('[data-export-scn]');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp, isLocalUrl } from './harness.mjs';
 import { englishLeft, formatLeft } from './i18n.mjs';
-import { openTab, showScript, simNow, waitLeader } from './raftlab.mjs';
+import { openTab, showScript, simNow, waitLeader, fingerprintOf } from './raftlab.mjs';
 
 const CJK = /[\u4e00-\u9fff]/;
 const TABS = ['node', 'network', 'membership', 'client', 'scenario', 'export / share', 'explore'];
@@ -155,7 +155,7 @@ test('switching language keeps the run, the selection and the lesson position, a
       await page.waitForSelector('[data-lesson-step="1"][data-lesson-playing="false"]', { timeout: 90_000 });
       const before = {
         now: await simNow(page),
-        fingerprint: await page.getAttribute('[data-now]', 'data-fingerprint'),
+        fingerprint: await fingerprintOf(page),
         narration: (await page.textContent('[data-narration] p')).trim(),
       };
       assert.doesNotMatch(before.narration, CJK);
@@ -165,7 +165,7 @@ test('switching language keeps the run, the selection and the lesson position, a
       await page.selectOption('select.lang-switch', 'zh');
       await page.waitForSelector('html[lang="zh-Hans"] [data-lesson-step="1"]');
       assert.equal(await simNow(page), before.now, 'the run did not move');
-      assert.equal(await page.getAttribute('[data-now]', 'data-fingerprint'), before.fingerprint);
+      assert.equal(await fingerprintOf(page), before.fingerprint);
       assert.equal(await page.getAttribute('[data-lesson-step]', 'data-lesson-step'), '1');
       await page.waitForSelector('[data-panel-node="n1"]');
       const after = (await page.textContent('[data-narration] p')).trim();

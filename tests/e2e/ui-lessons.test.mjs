@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { withApp } from './harness.mjs';
 import { lessonState, pageScroll, visibility, waitStep } from './lessons.mjs';
 import { playLesson } from './first-visit.mjs';
-import { openTab, showScript, simNow } from './raftlab.mjs';
+import { openTab, showScript, simNow, fingerprintOf } from './raftlab.mjs';
 
 const CONTINUE = 'button[aria-label="continue the scenario"], button[aria-label="start the lesson"]';
 const RUN_NOW = 'button[aria-label="run to next pause"]';
@@ -72,13 +72,13 @@ test('lesson: back, replay this step, the toolbar play continues the lesson, end
       await waitStep(page, 1);
       await page.click('.toolbar button[data-playing]');
       await waitStep(page, 2);
-      const at2 = { now: await simNow(page), fp: await page.getAttribute('[data-fingerprint]', 'data-fingerprint') };
+      const at2 = { now: await simNow(page), fp: await fingerprintOf(page) };
       // Replay: the stretch from narration 1 to narration 2 plays again and ends in the same state.
       await page.click('button[aria-label="replay this step"]');
       await page.waitForSelector('[data-lesson-step="1"][data-lesson-playing="true"]');
       await waitStep(page, 2);
       assert.deepEqual(
-        { now: await simNow(page), fp: await page.getAttribute('[data-fingerprint]', 'data-fingerprint') },
+        { now: await simNow(page), fp: await fingerprintOf(page) },
         at2,
         'the replayed step ends in the same state',
       );

@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
-import { openTab, showScript, waitLeader } from './raftlab.mjs';
+import { openTab, showScript, waitLeader, fingerprintOf } from './raftlab.mjs';
 
 const BIN = process.env.RAFTLAB_BIN || fileURLToPath(new URL('../../target/debug/raftlab', import.meta.url));
 const PRESETS = readdirSync(new URL('../../scenarios/presets/', import.meta.url))
@@ -41,12 +41,9 @@ test('every preset plays to its end in the browser and matches the native run', 
       await page.waitForSelector('[data-scenario][data-done="true"]', { timeout: 30_000 });
       await showScript(page);
       assert.equal(await page.locator('[data-expect="fail"]').count(), 0, `${id}: an expect failed in the browser`);
-      await page.waitForFunction(() => document.querySelector('[data-fingerprint]')?.dataset.fingerprint, null, {
-        polling: 50,
-        timeout: 10_000,
-      });
+      await page.waitForSelector('[data-now][data-playing="false"]', { state: 'attached', timeout: 10_000 });
       const browser = {
-        fingerprint: await page.getAttribute('[data-fingerprint]', 'data-fingerprint'),
+        fingerprint: await fingerprintOf(page),
         time_ms: Number(await page.getAttribute('[data-now]', 'data-now')),
       };
       const native = JSON.parse(execFileSync(BIN, ['run', '--json', `preset:${id}`], { encoding: 'utf8' }));

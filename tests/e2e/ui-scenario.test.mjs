@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
-import { nodeAction, openTab, showScript, pause, play, scrubTo, setSpeed, simNow, stepTicks, waitLeader, waitSimTime } from './raftlab.mjs';
+import { nodeAction, openTab, showScript, pause, play, scrubTo, setSpeed, simNow, stepTicks, waitLeader, waitSimTime, fingerprintOf } from './raftlab.mjs';
 
 const PRESET = '04-leader-isolated';
 const presetText = readFileSync(new URL(`../../scenarios/presets/${PRESET}.scn`, import.meta.url), 'utf8');
@@ -103,7 +103,7 @@ test('a share link reproduces the run exactly (same fingerprint), also embedded'
     await waitLeader(page, { minTerm: l.term + 1, not: l.id });
     await pause(page);
     await stepTicks(page, 1);
-    fingerprint = await page.getAttribute('[data-fingerprint]', 'data-fingerprint');
+    fingerprint = await fingerprintOf(page);
     now = await simNow(page);
     assert.match(fingerprint, /^[0-9a-f]{16}$/);
     await openTab(page, 'export / share');
@@ -134,7 +134,7 @@ test('a share link reproduces the run exactly (same fingerprint), also embedded'
       const { page } = app;
       await page.waitForSelector('.toolbar button[data-playing="false"]');
       await page.waitForFunction((now) => Number(document.querySelector('[data-now]').dataset.now) === now, now);
-      assert.equal(await page.getAttribute('[data-fingerprint]', 'data-fingerprint'), fingerprint);
+      assert.equal(await fingerprintOf(page), fingerprint);
       assert.equal(await page.locator('[data-notice]').count(), 0);
     },
     { path: hash },
@@ -145,7 +145,7 @@ test('a share link reproduces the run exactly (same fingerprint), also embedded'
       const { page } = app;
       await page.waitForSelector('.app.embed');
       await page.waitForFunction((now) => Number(document.querySelector('[data-now]').dataset.now) === now, now);
-      assert.equal(await page.getAttribute('[data-fingerprint]', 'data-fingerprint'), fingerprint);
+      assert.equal(await fingerprintOf(page), fingerprint);
       assert.equal(await page.locator('.toolbar').count(), 0, 'no toolbar in embed mode');
       assert.equal(await page.locator('.events').count(), 0, 'no event log in embed mode');
       assert.ok((await page.locator('[data-node][data-role]').count()) >= 3);
@@ -180,11 +180,14 @@ test('time travel: scrub back, see the past, act there to fork', { timeout: 120_
     // One event forward, back, forward again: the same state.
     await page.click('button[aria-label="step one event"]');
     await page.waitForFunction((t) => Number(document.querySelector('[data-now]').dataset.now) >= t, target);
-    const fp = await page.getAttribute('[data-fingerprint]', 'data-fingerprint');
+    const processed = () => page.getAttribute('[data-processed]', 'data-processed');
+    const at = { processed: await processed(), fp: await fingerprintOf(page) };
     await page.click('button[aria-label="step back one event"]');
-    await page.waitForFunction((fp) => document.querySelector('[data-fingerprint]').dataset.fingerprint !== fp, fp);
+    await page.waitForFunction((p) => document.querySelector('[data-processed]').dataset.processed !== p, at.processed);
+    assert.notEqual(await fingerprintOf(page), at.fp, 'a step back changes the state');
     await page.click('button[aria-label="step one event"]');
-    await page.waitForFunction((fp) => document.querySelector('[data-fingerprint]').dataset.fingerprint === fp, fp);
+    await page.waitForFunction((p) => document.querySelector('[data-processed]').dataset.processed === p, at.processed);
+    assert.equal(await fingerprintOf(page), at.fp, 'the step forward again reaches the same state');
     // Back to now, then acting in the past forks: the head moves back to the moment acted at.
     await page.click('button:has-text("back to now")');
     await page.waitForFunction((h) => Number(document.querySelector('[data-now]').dataset.now) === h, head);

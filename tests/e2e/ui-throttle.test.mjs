@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
-import { nodes, pause, scrubTo, waitLeader, waitSimTime } from './raftlab.mjs';
+import { nodes, pause, scrubTo, waitLeader, waitSimTime, fingerprintOf } from './raftlab.mjs';
 
 const MOMENT = 8000;
 
@@ -24,7 +24,7 @@ async function runTo(app, throttle) {
   // The state at a fixed simulated moment, for comparison between runs.
   await scrubTo(page, MOMENT);
   await page.waitForFunction((t) => Number(document.querySelector('[data-now]').dataset.now) === t, MOMENT);
-  return { term: first.term, leader: first.id, fingerprint: await page.getAttribute('[data-fingerprint]', 'data-fingerprint') };
+  return { term: first.term, leader: first.id, fingerprint: await fingerprintOf(page) };
 }
 
 test('CPU throttled 8x: the first leader keeps its term; same state as unthrottled', { timeout: 240_000 }, async () => {
