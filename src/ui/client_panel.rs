@@ -110,7 +110,10 @@ pub fn render(v: &View) -> Html {
                 )
                 .on_click(put_btn)
                 .c(text!(l, "ui.cli.propose"))))
-            .c(el!("code", "class" = "etcdctl preview").c(put_etcd)))
+            .c(h::command_words(
+                el!("code", "class" = "etcdctl preview"),
+                &put_etcd,
+            )))
         .c(el!("fieldset")
             .c(el!("legend").c(text!(l, "ui.cli.read")))
             .c(el!("div", "class" = "row wrap")
@@ -166,7 +169,10 @@ pub fn render(v: &View) -> Html {
                 )
                 .on_click(read_btn)
                 .c(text!(l, "ui.cli.read"))))
-            .c(el!("code", "class" = "etcdctl preview").c(read_etcd)))
+            .c(h::command_words(
+                el!("code", "class" = "etcdctl preview"),
+                &read_etcd,
+            )))
         .c(el!("h3").c(text!(l, "ui.cli.requests")))
         .c(if v.sim.requests.is_empty() {
             el!("p", "class" = "hint")

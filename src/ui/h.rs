@@ -303,6 +303,21 @@ pub fn frag() -> El {
     El::new("", &[])
 }
 
+/// Appends `command` to `e`, each word in a `span.w` and the spaces between them as text:
+/// styles/app.css keeps a word on one line unless it is longer than the line, so a command
+/// wraps between its words (a flag and its URL stay whole, where a break at any character or
+/// hyphen split them) and still copies as written.
+#[inline(never)]
+pub fn command_words(mut e: El, command: &str) -> El {
+    for (i, word) in command.split(' ').enumerate() {
+        if i > 0 {
+            e = e.text_static(" ");
+        }
+        e = e.child_el(crate::el!("span", "class" = "w").c(word.to_string()));
+    }
+    e
+}
+
 impl From<El> for Html {
     fn from(e: El) -> Html {
         e.done()

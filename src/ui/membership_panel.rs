@@ -240,12 +240,14 @@ pub fn render(v: &View) -> Html {
                     f.add_misconfigured,
                 )))
             .c(el!("div", "class" = "row").c(add_btn))
-            .c(el!(
-                "code",
-                "class" = "etcdctl preview",
-                "data-etcdctl-preview" = ""
-            )
-            .c(preview)))
+            .c(h::command_words(
+                el!(
+                    "code",
+                    "class" = "etcdctl preview",
+                    "data-etcdctl-preview" = ""
+                ),
+                &preview,
+            )))
         .c(el!("fieldset")
             .c(el!("legend", "title" = tip(l, "promote")).c(text!(l, "ui.mem.promote_legend")))
             .c(if cfg.learners.is_empty() {

@@ -109,3 +109,34 @@ test('a learner catches up, is promoted, and then votes', { timeout: 150_000 }, 
     await app.screenshot('07-learner-promoted-votes');
   }),
 );
+
+// The etcdctl preview wraps between the command's words: a flag and its URL stay on one line
+// (the preview broke anywhere before, e.g. "http://n4:2" / "380" at 1280x720).
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1024, height: 768 },
+  { width: 1280, height: 720 },
+]) {
+  test(`${viewport.width}x${viewport.height}: the etcdctl preview keeps each word of the command whole`, { timeout: 60_000 }, () =>
+    withApp(
+      `etcdctl-preview-${viewport.width}`,
+      async (app) => {
+        const { page } = app;
+        await openTab(page, 'membership');
+        const { text, words } = await page.$eval('[data-etcdctl-preview]', (el) => ({
+          text: el.textContent,
+          words: [...el.querySelectorAll('.w')].map((w) => {
+            const range = document.createRange();
+            range.selectNodeContents(w);
+            const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+            return { word: w.textContent, lines: tops.size };
+          }),
+        }));
+        assert.match(text, /^etcdctl member add n4 --peer-urls=http:\/\/n4:2380$/, 'copies as written');
+        assert.ok(words.some((w) => w.word.startsWith('--peer-urls=')), JSON.stringify(words));
+        for (const w of words) assert.equal(w.lines, 1, `"${w.word}" is split over ${w.lines} lines`);
+      },
+      { viewport },
+    ),
+  );
+}
