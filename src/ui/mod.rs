@@ -64,6 +64,9 @@ pub fn start() {
         }
         match crate::i18n::ensure(crate::i18n::Lang::En) {
             Ok(()) => mount(),
+            // A failed fetch was already told by `load_part`; a part refused for another
+            // reason (a copy of another version) is told here.
+            Err(_) if dom::fatal_shown() => {}
             Err(why) => dom::show_fatal(&format!(
                 "raftlab could not load its texts ({why}). Reload the page when the network is back."
             )),

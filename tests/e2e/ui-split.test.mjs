@@ -4,7 +4,7 @@
 // one visit, the service worker's copy serves: ui-offline.test.mjs.)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openApp, withApp } from './harness.mjs';
+import { APP_URL, launchBrowser, openApp, withApp } from './harness.mjs';
 import { VISITS, playVisit } from './first-visit.mjs';
 
 const SPLIT = /\/split-[0-9a-f]{16}\.wasm$/;
@@ -73,6 +73,27 @@ test('a first visit cut off from the network says the part it needs could not be
     );
   } finally {
     await app.close();
+  }
+});
+
+test('without its texts the page says why once, and messages in the error box are apart by a blank line', { timeout: 60_000 }, async () => {
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.route(/\/i18n\/en\.1\.txt$/, (r) => r.abort());
+    await page.goto(APP_URL);
+    await page.waitForSelector('#fatal:not([hidden])');
+    const said = await page.textContent('#fatal-message');
+    assert.equal(said.split('raftlab could').length, 2, `one message: ${said}`);
+    assert.match(said, /^raftlab could not fetch part of its texts \(i18n\/en\.1\.txt: [^\n]*\)\. Reload the page when the network is back\.$/, said);
+    // A second message follows the first after one blank line (a "\n" escape in index.html's
+    // script came out of Trunk's minifier as a backslash and an "n").
+    await page.evaluate(() => window.raftlabFatal('second'));
+    assert.equal(await page.textContent('#fatal-message'), `${said}\n\nsecond`);
+    await context.close();
+  } finally {
+    await browser.close();
   }
 });
 
