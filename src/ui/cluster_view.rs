@@ -133,13 +133,19 @@ pub fn render(v: &View) -> Html {
         }
     );
     let empty = v.sim.nodes.is_empty();
+    let (w, h) = (
+        crate::sim::decimal::shortest(geometry::WIDTH),
+        crate::sim::decimal::shortest(geometry::HEIGHT),
+    );
     el!(
         "svg",
         "class" = "cluster",
         "role" = "group",
         "aria-label" = label,
-        "viewBox" = format!("0 0 {} {}", crate::sim::decimal::shortest(geometry::WIDTH), crate::sim::decimal::shortest(geometry::HEIGHT)),
+        "viewBox" = format!("0 0 {w} {h}"),
         "preserveAspectRatio" = "xMidYMid meet",
+        // The viewBox's size for styles/app.css, which places the drawing beside the legend.
+        "style" = format!("--vb-w:{w};--vb-h:{h}"),
     )
         .c(html! { <Hulls hulls={hulls} /> })
         .c(html! { <Links {links} /> })
