@@ -65,7 +65,7 @@ pub fn load_part(lang: Lang, part: Part) -> Result<String, String> {
         call(&xhr, "send", &[])?;
         Ok(xhr)
     };
-    let xhr = sync().map_err(|e| format!("{path}: {}", js_text(&e)))?;
+    let xhr = sync().map_err(|e| format!("{path}: {}", request_failure(&e)))?;
     let get = |name: &str| js_sys::Reflect::get(&xhr, &JsValue::from_str(name)).ok();
     let status = get("status").and_then(|v| v.as_f64()).unwrap_or(0.0);
     if status != 200.0 {
@@ -332,6 +332,18 @@ fn settle(p: &JsValue, ok: impl FnOnce(JsValue) + 'static, err: impl FnOnce(JsVa
 }
 
 /// An error value as text (a TypeError's message, say).
+/// Why a synchronous request threw, in a reader's words: a `NetworkError` (no connection, the
+/// server gone) says so, as the wasm's second part's loader does; anything else is quoted.
+fn request_failure(e: &JsValue) -> String {
+    let name = js_sys::Reflect::get(e, &JsValue::from_str("name"))
+        .ok()
+        .and_then(|n| n.as_string());
+    match name.as_deref() {
+        Some("NetworkError") => "the network is unreachable".to_string(),
+        _ => js_text(e),
+    }
+}
+
 fn js_text(e: &JsValue) -> String {
     e.as_string()
         .or_else(|| {
