@@ -331,7 +331,6 @@ fn settle(p: &JsValue, ok: impl FnOnce(JsValue) + 'static, err: impl FnOnce(JsVa
     }
 }
 
-/// An error value as text (a TypeError's message, say).
 /// Why a synchronous request threw, in a reader's words: a `NetworkError` (no connection, the
 /// server gone) says so, as the wasm's second part's loader does; anything else is quoted.
 fn request_failure(e: &JsValue) -> String {
@@ -344,6 +343,7 @@ fn request_failure(e: &JsValue) -> String {
     }
 }
 
+/// An error value as text (a TypeError's message, say).
 fn js_text(e: &JsValue) -> String {
     e.as_string()
         .or_else(|| {
