@@ -14,7 +14,7 @@ fn main() {
     // taken from the service worker's store first (offline the request would fail). A part
     // that cannot be had leaves its lines empty, and the search still runs.
     use raftlab::i18n::{parts::Part, Lang};
-    raftlab::i18n::set_loader(raftlab::ui::lazy_text::load_part);
+    raftlab::i18n::set_loader(raftlab::ui::lazy_text::load_part, None);
     raftlab::ui::lazy_text::stored_parts(
         &[
             (Lang::En, Part::First),

@@ -219,10 +219,11 @@ pub fn provide_part(lang: Lang, part: parts::Part, text: String) -> Result<(), S
 }
 
 /// Installs how the browser build fetches a catalog part it lacks when one of its texts is
-/// asked for (the first call wins). Without one, such a text is empty.
+/// asked for, and who is told, once, when a part cannot be had (the first call wins).
+/// Without a loader, such a text is empty.
 #[cfg(target_arch = "wasm32")]
-pub fn set_loader(loader: parts::Loader) {
-    PARTS.set_loader(loader);
+pub fn set_loader(loader: parts::Loader, reporter: Option<parts::Reporter>) {
+    PARTS.set_loader(loader, reporter);
 }
 
 /// The keys of every text read so far, for tests/e2e/split-profile.mjs, which lists those a

@@ -76,6 +76,10 @@ pub fn headed(text: &str, digest: u32) -> bool {
 /// Fetches one part's file, or says why it could not: installed by the UI (`i18n::set_loader`).
 pub type Loader = fn(Lang, Part) -> Result<String, String>;
 
+/// Told once why a part cannot be had (its load failed, or the file it got was refused):
+/// installed by the page (`i18n::set_loader`), which shows it in its error box.
+pub type Reporter = fn(&str);
+
 /// What a part's file must be: its first line `# ` and the digest of the catalog file it was
 /// cut from (so a file of another version of the app is refused), and as many entries as
 /// `first` says.
@@ -108,6 +112,7 @@ pub(crate) struct Parts {
     got: [[OnceLock<Catalog>; 2]; 2],
     failed: [[OnceLock<String>; 2]; 2],
     loader: OnceLock<Loader>,
+    reporter: OnceLock<Reporter>,
     read: [[AtomicU64; MARK_WORDS]; 2],
 }
 
@@ -131,6 +136,7 @@ impl Parts {
                 [OnceLock::new(), OnceLock::new()],
             ],
             loader: OnceLock::new(),
+            reporter: OnceLock::new(),
             read: [const { [const { AtomicU64::new(0) }; MARK_WORDS] }; 2],
         }
     }
@@ -164,9 +170,13 @@ impl Parts {
         keys
     }
 
-    /// Installs how missing parts are fetched (the first call wins).
-    pub(crate) fn set_loader(&self, loader: Loader) {
+    /// Installs how missing parts are fetched, and who is told when one cannot be had (the
+    /// first call wins).
+    pub(crate) fn set_loader(&self, loader: Loader, reporter: Option<Reporter>) {
         let _ = self.loader.set(loader);
+        if let Some(r) = reporter {
+            let _ = self.reporter.set(r);
+        }
     }
 
     /// The part, if it has arrived; nothing is fetched.
@@ -204,7 +214,8 @@ impl Parts {
     }
 
     /// The part: at hand, or fetched now with the loader. `None` when it cannot be had (no
-    /// loader, or the loader or the check failed, now or before).
+    /// loader, or the loader or the check failed, now or before); the reporter is told the
+    /// first time.
     pub(crate) fn get(&self, layout: &Layout, lang: Lang, part: Part) -> Option<&Catalog> {
         if let Some(c) = self.arrived(lang, part) {
             return Some(c);
@@ -217,6 +228,9 @@ impl Parts {
         match loader(lang, part).and_then(|t| self.provide(layout, lang, part, t)) {
             Ok(()) => self.arrived(lang, part),
             Err(why) => {
+                if let Some(report) = self.reporter.get() {
+                    report(&why);
+                }
                 let _ = failed.set(why);
                 None
             }
@@ -338,7 +352,7 @@ mod tests {
             parts.get(&l, Lang::Zh, Part::Rest).is_none(),
             "no loader yet"
         );
-        parts.set_loader(loader);
+        parts.set_loader(loader, Some(report));
         let before = CALLS.load(Ordering::SeqCst);
         let c = parts.get(&l, Lang::Zh, Part::Rest).unwrap();
         assert_eq!(&*c.entries[2].1, "戊");
@@ -347,5 +361,34 @@ mod tests {
         assert!(parts.get(&l, Lang::En, Part::Rest).is_none());
         assert_eq!(CALLS.load(Ordering::SeqCst) - before, 2, "one load each");
         assert_eq!(parts.failure(Lang::En, Part::Rest), Some("HTTP 404"));
+        assert_eq!(*REPORTED.lock().unwrap(), ["HTTP 404"], "told once");
+    }
+
+    static REPORTED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+    fn report(why: &str) {
+        REPORTED.lock().unwrap().push(why.to_string());
+    }
+
+    fn other_version(_: Lang, _: Part) -> Result<String, String> {
+        Ok("# abcd0009\nb = B\nd = D\n".into())
+    }
+
+    fn report_refused(why: &str) {
+        REFUSED.lock().unwrap().push(why.to_string());
+    }
+
+    static REFUSED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+    #[test]
+    fn a_part_refused_on_arrival_is_reported_too() {
+        let parts = Parts::new();
+        parts.set_loader(other_version, Some(report_refused));
+        assert!(parts.get(&layout(), Lang::En, Part::First).is_none());
+        assert!(parts.get(&layout(), Lang::En, Part::First).is_none());
+        assert_eq!(
+            *REFUSED.lock().unwrap(),
+            ["en.1 is from another version of raftlab"]
+        );
     }
 }

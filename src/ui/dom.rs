@@ -52,14 +52,6 @@ pub fn show_fatal(message: &str) {
     let _ = boxed.remove_attribute("hidden");
 }
 
-/// Whether the page's error box is showing a message.
-pub fn fatal_shown() -> bool {
-    window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("fatal"))
-        .is_some_and(|b| !b.has_attribute("hidden"))
-}
-
 /// Makes every Rust panic visible in the page.
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {

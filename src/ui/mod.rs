@@ -53,7 +53,7 @@ mod toolbar;
 /// in the page's `#fatal` box.
 pub fn start() {
     dom::install_panic_hook();
-    crate::i18n::set_loader(load_part);
+    crate::i18n::set_loader(lazy_text::load_part, Some(report_part_failure));
     // The first part of the page's catalog is fetched before the app mounts, so the first
     // paint has its texts, a Chinese reader's already Chinese. Should Chinese fail, the app
     // opens in English and says so (`App::create`); without English texts it cannot open.
@@ -62,28 +62,19 @@ pub fn start() {
         if crate::i18n::has_catalog(lang) {
             return mount();
         }
-        match crate::i18n::ensure(crate::i18n::Lang::En) {
-            Ok(()) => mount(),
-            // A failed fetch was already told by `load_part`; a part refused for another
-            // reason (a copy of another version) is told here.
-            Err(_) if dom::fatal_shown() => {}
-            Err(why) => dom::show_fatal(&format!(
-                "raftlab could not load its texts ({why}). Reload the page when the network is back."
-            )),
+        // Without English the page stays unmounted; `report_part_failure` has said why.
+        if crate::i18n::ensure(crate::i18n::Lang::En).is_ok() {
+            mount();
         }
     });
 }
 
-/// [`lazy_text::load_part`], saying in the page's error box when a part cannot be had (as for
-/// the wasm's second part): the texts it holds would stay empty.
-fn load_part(lang: crate::i18n::Lang, part: crate::i18n::parts::Part) -> Result<String, String> {
-    let r = lazy_text::load_part(lang, part);
-    if let Err(why) = &r {
-        dom::show_fatal(&format!(
-            "raftlab could not fetch part of its texts ({why}). Reload the page when the network is back."
-        ));
-    }
-    r
+/// Says in the page's error box why a catalog part cannot be had (as for the wasm's second
+/// part): the texts it holds would stay empty.
+fn report_part_failure(why: &str) {
+    dom::show_fatal(&format!(
+        "raftlab could not fetch part of its texts ({why}). Reload the page when the network is back."
+    ));
 }
 
 fn mount() {
