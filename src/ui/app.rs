@@ -461,6 +461,10 @@ impl Component for App {
                 self.tl_mut().seek(t);
             }
             Msg::Reset => self.reset(),
+            Msg::RandomSeed => {
+                self.ui.forms.reset_seed = super::dom::random_seed().to_string();
+                self.reset();
+            }
             Msg::Act(a) => self.act(a),
             Msg::ProposeForm => self.act(super::client_panel::put_action(&self.ui.forms)),
             Msg::Acts(list) => {

@@ -291,6 +291,14 @@ pub fn set_status(frame_ms: Option<&str>, builds: &str) {
     });
 }
 
+/// A seed for a new run, picked at random: at most nine digits, so it is easy to read out
+/// and type again. Randomness enters here only; the run it seeds is as repeatable as any
+/// other, since the seed is recorded with it (the event log, the exported scenario).
+pub fn random_seed() -> u64 {
+    // Math.random is in [0, 1): the product is below 1e9 and fits a u64 exactly.
+    (js_sys::Math::random() * 1e9) as u64
+}
+
 /// Calls `f` once after `ms` milliseconds. There is no handle to cancel it: the callback
 /// frees itself when it runs, so it can safely cause any update, including one that would
 /// otherwise drop the timer it runs in. Returns false when no timer could be set.

@@ -105,6 +105,8 @@ pub enum Msg {
     Seek(u64),
     Live,
     Reset,
+    /// Reset with a seed picked at random (the toolbar's dice), shown in the seed field.
+    RandomSeed,
     Act(Action),
     Acts(Vec<Action>),
     /// The Client tab's write, as its form stands when the message is handled.

@@ -315,6 +315,14 @@ fn options_and_end(v: &View) -> Html {
                         .done()))
                     .c(el!(
                         "button",
+                        "class" = "dice",
+                        "aria-label" = text!(l, "ui.tb.random_seed_aria"),
+                        "title" = text!(l, "ui.tb.random_seed_tip"),
+                    )
+                    .on_click(send(link, Msg::RandomSeed))
+                    .c("\u{2684}"))
+                    .c(el!(
+                        "button",
                         "aria-label" = text!(l, "ui.tb.reset_aria"),
                         "title" = text!(l, "ui.tb.reset_tip"),
                     )

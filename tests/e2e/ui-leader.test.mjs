@@ -112,6 +112,23 @@ test('reset with N nodes and a seed; protocol switches are recorded as set actio
   }),
 );
 
+test('the dice resets the cluster with a random seed, shown and recorded so the run can be repeated', { timeout: 90_000 }, () =>
+  withApp('random-seed', async (app) => {
+    const { page } = app;
+    await page.click('summary[aria-label="cluster options"]');
+    const before = await page.inputValue('input[aria-label="seed"]');
+    await page.click('button[aria-label="random seed"]');
+    await page.waitForFunction((b) => document.querySelector('input[aria-label="seed"]').value !== b, before);
+    const seed = await page.inputValue('input[aria-label="seed"]');
+    assert.match(seed, /^[0-9]{1,9}$/);
+    // A new cluster (paused: its clock stays at 0), and the event log names the seed.
+    assert.equal(await page.getAttribute('[data-now]', 'data-now'), '0');
+    assert.match(await page.textContent('.event-list'), new RegExp(`cluster of 3 voters, seed ${seed}\\b`));
+    await page.click('[data-tab="export / share"]');
+    assert.match(await page.textContent('[data-export-scn]'), new RegExp(`^# exported from raftlab\\ncluster 3 seed=${seed}\\n`));
+  }, { path: '?paused=1' }),
+);
+
 // Each node's log label ends in "commit N · applied N". With three-digit indexes it was wider
 // than the fixed 128 px column and clipped to "commit 151 · applied", the number gone; the
 // column now grows with its widest label. On a phone the line has no room in the row and is
