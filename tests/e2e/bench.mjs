@@ -30,10 +30,14 @@
 //           same page) and by the app's "run all" (simulation, its history, one redraw of the
 //           page, the script's closed list not drawn); natively by `raftlab bench --scenario`
 //           (in-process, the same work as the entry: the first run and, warm, runs 2-4) and
-//           `raftlab run --json` (the whole process; RAFTLAB_BIN or target/release/raftlab). Simulated ticks per second of CPU time (the page's main
-//           thread, from DevTools' ThreadTime; the process's user + system time), the page
-//           work beyond the simulation, the ratios, and all fingerprints (equal: every run
-//           did the same thing). The kinds run interleaved, one of each a round, order rotated.
+//           `raftlab run --json` (the whole process; RAFTLAB_BIN or target/release/raftlab);
+//           and, if built (`cargo build --profile web --bin raftlab`, or RAFTLAB_WEB_BIN), the
+//           same code compiled natively at the bundle's opt-level z, which splits the ratio
+//           into the opt-level's part and wasm's. Simulated ticks per second of CPU time (the
+//           page's main thread, from DevTools' ThreadTime; the process's user + system time),
+//           the page work beyond the simulation, the ratios, and all fingerprints (equal:
+//           every run did the same thing). The kinds run interleaved, one of each a round,
+//           order rotated.
 //
 //   node tests/e2e/bench.mjs [--part fps|writes|cold|visit|sim|explore|idle|all] [--seconds 10] [--throttle 1]
 //                            [--speed 1] [--minutes 5] [--keys distinct|one|both] [--runs 3]
@@ -578,23 +582,31 @@ async function simPart() {
   // Four runs in one process: the first (its memory not yet mapped, its caches cold) and the
   // median of the other three ("warm").
   const nativeWarm = [];
-  const inProcess = async () => {
-    const out = spawnSync(bin, ['bench', '--scenario', file, '--runs', '4'], { encoding: 'utf8' });
-    if (out.status !== 0) throw new Error(`${bin} bench --scenario failed: ${out.stderr}`);
+  const inProcessWith = (exe, alone, warmRuns) => async () => {
+    const out = spawnSync(exe, ['bench', '--scenario', file, '--runs', '4'], { encoding: 'utf8' });
+    if (out.status !== 0) throw new Error(`${exe} bench --scenario failed: ${out.stderr}`);
     const all = [];
     for (const m of out.stdout.matchAll(/(\d+) ticks, cpu ([\d.]+|unknown) ms, wall ([\d.]+) ms, \d+ failed lines, fingerprint (\w+)/g)) {
       // getrusage's CPU time moves in scheduler ticks: 0 means under one, not free.
       const cpu = m[2] === 'unknown' || Number(m[2]) === 0 ? null : Number(m[2]);
       all.push({ ticks: Number(m[1]), cpu, wall: Number(m[3]), fingerprint: m[4] });
     }
-    if (all.length !== 4) throw new Error(`${bin} bench --scenario printed ${all.length} runs, not 4`);
-    nativeAlone.push(all[0]);
-    nativeWarm.push(medianRun(all.slice(1)));
+    if (all.length !== 4) throw new Error(`${exe} bench --scenario printed ${all.length} runs, not 4`);
+    alone?.push(all[0]);
+    warmRuns.push(medianRun(all.slice(1)));
   };
+  const inProcess = inProcessWith(bin, nativeAlone, nativeWarm);
+  // The same code compiled natively as the bundle is (profile web: opt-level z), if built
+  // (`cargo build --profile web --bin raftlab`; RAFTLAB_WEB_BIN overrides): it splits the
+  // ratio into what opt-level z costs and what running as wasm costs.
+  const webBin = process.env.RAFTLAB_WEB_BIN || fileURLToPath(new URL('../../target/web/raftlab', import.meta.url));
+  const nativeZWarm = [];
+  const inProcessZ = inProcessWith(webBin, null, nativeZWarm);
 
   // Interleaved rounds, each kind once per round and the order rotated, so a change in the
   // machine's load during the part falls on every kind alike, not on whichever ran last.
   const kinds = existsSync(bin) ? [entryRun, runAll, processRun, inProcess] : [entryRun, runAll];
+  if (existsSync(bin) && existsSync(webBin)) kinds.push(inProcessZ);
   for (let r = 0; r < runs; r++) {
     for (let k = 0; k < kinds.length; k++) await kinds[(r + k) % kinds.length]();
   }
@@ -631,11 +643,19 @@ async function simPart() {
   row('native, simulation alone, first run (raftlab bench --scenario, in-process)', nativeAlone);
   row('native, simulation alone, warm (median of runs 2-4 in the same process)', nativeWarm);
   row('native, raftlab run --json (whole process)', native);
-  const prints = [...cold, ...second, ...warm, ...wasm, ...nativeAlone, ...nativeWarm].map((r) => r.fingerprint);
+  if (nativeZWarm.length) row('native built as the bundle (profile web, opt-level z), warm (median of runs 2-4)', nativeZWarm);
+  const prints = [...cold, ...second, ...warm, ...wasm, ...nativeAlone, ...nativeWarm, ...nativeZWarm].map((r) => r.fingerprint);
   const same = prints.every((f) => f === native[0].fingerprint);
   console.log(
     `sim:     wasm / native, simulation alone: cold / first run ${ratio(cold, nativeAlone)}, second call / first run ${ratio(second, nativeAlone)}, tiered up / warm ${ratio(warm, nativeWarm)} (like for like); app's run all / CLI process: ${ratio(wasm, native)}`,
   );
+  if (nativeZWarm.length) {
+    console.log(
+      `sim:     the tiered-up ratio's two factors: wasm / native at opt-level z ${ratio(warm, nativeZWarm)} (running as wasm), native at z / native release ${ratio(nativeZWarm, nativeWarm)} (the bundle's opt-level)`,
+    );
+  } else {
+    console.log(`sim:     (no ${webBin}: \`cargo build --profile web --bin raftlab\` splits the ratio into opt-level and wasm)`);
+  }
   console.log(`sim:     fingerprints ${same ? `equal (${native[0].fingerprint})` : `DIFFER: ${prints.join(', ')} vs native ${native[0].fingerprint}`}`);
 }
 
