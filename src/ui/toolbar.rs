@@ -305,7 +305,7 @@ fn options_and_end(v: &View) -> Html {
                         .c(text!(l, "ui.tb.seed"))
                         .c(el!(
                             "input",
-                            "class" = "num",
+                            "class" = "num seed",
                             "type" = "number",
                             "min" = "0",
                             "aria-label" = text!(l, "ui.tb.seed_aria"),

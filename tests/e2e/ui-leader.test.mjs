@@ -121,6 +121,15 @@ test('the dice resets the cluster with a random seed, shown and recorded so the 
     await page.waitForFunction((b) => document.querySelector('input[aria-label="seed"]').value !== b, before);
     const seed = await page.inputValue('input[aria-label="seed"]');
     assert.match(seed, /^[0-9]{1,9}$/);
+    // Every digit shows in the field, so the seed can be read off it and noted.
+    const field = await page.evaluate((seed) => {
+      const e = document.querySelector('input[aria-label="seed"]');
+      e.value = '999999999';
+      const r = [e.scrollWidth, e.clientWidth];
+      e.value = seed;
+      return r;
+    }, seed);
+    assert.ok(field[0] <= field[1], `a nine-digit seed needs ${field[0]}px; the field shows ${field[1]}px`);
     // A new cluster (paused: its clock stays at 0), and the event log names the seed.
     assert.equal(await page.getAttribute('[data-now]', 'data-now'), '0');
     assert.match(await page.textContent('.event-list'), new RegExp(`cluster of 3 voters, seed ${seed}\\b`));
