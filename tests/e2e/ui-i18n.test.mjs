@@ -73,6 +73,23 @@ for (const viewport of [
         await assertChinese(page, 'default view');
         await assertFits(page, 'default view');
         await app.screenshot(`zh-default-${size}`);
+        // The folded cluster options, open: they fit, and no label breaks inside itself
+        // (Chinese text may break after any character, and did, one character a line).
+        await page.click('details.options > summary');
+        await page.waitForSelector('.options .switches', { state: 'visible' });
+        await assertFits(page, 'cluster options');
+        const broken = await page.evaluate(() =>
+          [...document.querySelectorAll('.options .switches label.field')]
+            .map((label) => {
+              const range = document.createRange();
+              range.selectNodeContents(label.firstChild);
+              const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+              return [label.textContent.trim(), lines.size];
+            })
+            .filter(([, lines]) => lines > 1),
+        );
+        assert.deepEqual(broken, [], 'cluster option labels broken over lines');
+        await page.click('details.options > summary');
         for (const tab of TABS) {
           if (!(await page.locator(`[data-tab="${tab}"]`).isVisible())) {
             await page.click('.show-controls').catch(() => {});
