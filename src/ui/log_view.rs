@@ -471,7 +471,7 @@ fn EntryCell(p: &CellProps) -> Html {
     );
     let label = short(&e.label);
     let px = label_px(&label);
-    // Membership boxes (two lines and a corner term) and boxes whose label or term might not
+    // Membership boxes (a term over two lines) and boxes whose label or term might not
     // fit keep the clip; the others have none (see `label_px`).
     let clip = e.conf_label.is_some() || px.is_none() || e.term.to_string().len() > TERM_DIGITS;
     let class = classes!(class, clip.then_some("clip"));

@@ -13,6 +13,7 @@ import {
   play,
   propose,
   quorum,
+  runPastedScenario,
   setSpeed,
   simNow,
   stepTicks,
@@ -138,5 +139,47 @@ for (const viewport of [
       },
       { viewport },
     ),
+  );
+}
+
+// A membership box draws its term and its two label lines apart, in the roomy layout and the
+// dense one (more than 5 nodes). The term sat in the box's corner on top of the first letters
+// of "learner" or "promote" (it read "ł earner").
+for (const n of [3, 6]) {
+  test(`${n} nodes: a membership box's term does not cover its label`, { timeout: 90_000 }, () =>
+    withApp(`conf-box-${n}`, async (app) => {
+      const { page } = app;
+      await runPastedScenario(
+        page,
+        [`cluster ${n} seed=1`, 'await leader != none within 60', 'at 5100', `member add n${n + 1} learner`,
+          'await outcome = committed within 5', `start n${n + 1}`, 'tick 20', `member promote n${n + 1}`,
+          'await outcome = committed within 5', ''].join('\n'),
+      );
+      const boxes = await page.$$eval('.entry.conf', (els) =>
+        els.map((box) => {
+          const t = box.querySelector('.t');
+          const shown = t && getComputedStyle(t).display !== 'none';
+          const r = (x) => ({ left: x.left, right: x.right, top: x.top, bottom: x.bottom });
+          return {
+            label: box.dataset.confLabel,
+            box: r(box.getBoundingClientRect()),
+            term: shown ? r(t.getBoundingClientRect()) : null,
+            lines: [...box.querySelectorAll('.l')].filter((l) => l.textContent).map((l) => r(l.getBoundingClientRect())),
+          };
+        }),
+      );
+      assert.ok(boxes.some((b) => /promote/.test(b.label)), JSON.stringify(boxes.map((b) => b.label)));
+      const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+      // The spans' own boxes (their line boxes), inside the box's border.
+      const inside = (x, b) => x.top >= b.top + 2 - 0.5 && x.bottom <= b.bottom - 2 + 0.5;
+      for (const b of boxes) {
+        if (b.term) assert.ok(inside(b.term, b.box), `${b.label}: term ${JSON.stringify(b.term)} outside box ${JSON.stringify(b.box)}`);
+        for (const l of b.lines) {
+          if (b.term) assert.ok(!overlap(b.term, l), `${b.label}: term ${JSON.stringify(b.term)} covers line ${JSON.stringify(l)}`);
+          assert.ok(inside(l, b.box), `${b.label}: line ${JSON.stringify(l)} outside box ${JSON.stringify(b.box)}`);
+        }
+      }
+      await app.screenshot(`conf-box-${n}`);
+    }),
   );
 }
