@@ -43,6 +43,11 @@ pub struct App {
     frame_start: Option<f64>,
     /// The scenario line last scrolled into view.
     revealed_line: Option<usize>,
+    /// Where focus goes once the modal help has been drawn (opened) or removed (closed): into
+    /// its close button, or back to what had focus when it opened.
+    help_focus: HelpFocus,
+    /// What had focus when the help opened.
+    help_opener: Option<web_sys::HtmlElement>,
     pub(super) dispatch: Callback<Msg>,
     _keys: Option<KeyListener>,
     announcer: Announcer,
@@ -59,7 +64,34 @@ pub struct App {
     pub(super) preset_pending: Option<&'static str>,
 }
 
+/// Where focus goes after the next render (the modal help's focus, see `App::set_help`).
+enum HelpFocus {
+    Stay,
+    Into,
+    Back(Option<web_sys::HtmlElement>),
+}
+
+/// The help dialog's close button and the toolbar button that opens it.
+const HELP_CLOSE: &str = "[data-help-close]";
+const HELP_BUTTON: &str = "[data-help-open]";
+
 impl App {
+    /// Opens or closes the help. It is modal (`aria-modal`): focus moves into it when it
+    /// opens and returns to where it was when it closes (or to the help button); the key
+    /// listener keeps Tab inside it meanwhile.
+    fn set_help(&mut self, on: bool) {
+        if on == self.ui.help {
+            return;
+        }
+        self.ui.help = on;
+        self.help_focus = if on {
+            self.help_opener = dom::active_element();
+            HelpFocus::Into
+        } else {
+            HelpFocus::Back(self.help_opener.take())
+        };
+    }
+
     /// Shows everything in `lang` (its catalog is at hand) and remembers the choice.
     fn set_lang(&mut self, lang: crate::i18n::Lang) {
         self.ui.lang = lang;
@@ -304,6 +336,18 @@ impl Component for App {
             if dom::from_text_field(&e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
                 return;
             }
+            // While the modal help is open the page behind it takes no keys: Tab stays on the
+            // dialog's one control, and only Escape and ? (which close it) act.
+            if dom::exists(HELP_CLOSE) {
+                if e.key() == "Tab" {
+                    e.prevent_default();
+                    dom::focus(HELP_CLOSE);
+                    return;
+                }
+                if !matches!(e.key().as_str(), "Escape" | "?") {
+                    return;
+                }
+            }
             // Enter or space on a focused node selects it, like a click (not play/pause).
             if matches!(e.key().as_str(), "Enter" | " " | "Spacebar") {
                 if let Some(id) = dom::focused_node(&e) {
@@ -359,6 +403,8 @@ impl Component for App {
             seen_violations: 0,
             frame_start: None,
             revealed_line: None,
+            help_focus: HelpFocus::Stay,
+            help_opener: None,
             dispatch: ctx.link().callback(|m: Msg| m),
             _keys: keys,
             announcer: Announcer::default(),
@@ -558,10 +604,10 @@ impl Component for App {
                 };
                 prefs::remember_theme(self.ui.theme);
             }
-            Msg::Help(v) => self.ui.help = v.unwrap_or(!self.ui.help),
+            Msg::Help(v) => self.set_help(v.unwrap_or(!self.ui.help)),
             Msg::Escape => {
                 if self.ui.help {
-                    self.ui.help = false;
+                    self.set_help(false);
                 } else if self.ui.presenter {
                     self.set_presenter(false);
                 } else {
@@ -652,6 +698,11 @@ impl Component for App {
             .zip(now_ms())
             .map(|(start, end)| crate::sim::decimal::fixed((end - start).max(0.0), 2));
         dom::set_status(frame_ms.as_deref(), &self.memos.builds());
+        match std::mem::replace(&mut self.help_focus, HelpFocus::Stay) {
+            HelpFocus::Stay => {}
+            HelpFocus::Into => dom::focus(HELP_CLOSE),
+            HelpFocus::Back(opener) => dom::focus_back(opener, HELP_BUTTON),
+        }
         // Keep the scenario's current line in view (inside its own scroll box only).
         let line = self.scenario.as_ref().and_then(|s| s.player.next_line());
         if line != self.revealed_line {

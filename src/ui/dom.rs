@@ -330,6 +330,41 @@ pub fn blur_target(e: &web_sys::KeyboardEvent) {
     }
 }
 
+/// The element that has focus, if it is an HTML element other than the page's body.
+pub fn active_element() -> Option<web_sys::HtmlElement> {
+    let el = document()?.active_element()?;
+    if el.tag_name().eq_ignore_ascii_case("body") {
+        return None;
+    }
+    el.dyn_into::<web_sys::HtmlElement>().ok()
+}
+
+/// Whether an element matches `selector`.
+pub fn exists(selector: &str) -> bool {
+    document().is_some_and(|d| d.query_selector(selector).ok().flatten().is_some())
+}
+
+/// Moves focus to the first element matching `selector`, if any.
+pub fn focus(selector: &str) {
+    if let Some(el) = document()
+        .and_then(|d| d.query_selector(selector).ok().flatten())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}
+
+/// Gives focus back to `el` if it is still in the page, else to the element matching
+/// `fallback` (a dialog's opener may have been redrawn away while it was open).
+pub fn focus_back(el: Option<web_sys::HtmlElement>, fallback: &str) {
+    match el.filter(|e| e.is_connected()) {
+        Some(e) => {
+            let _ = e.focus();
+        }
+        None => focus(fallback),
+    }
+}
+
 /// Scrolls the container matching `container` so that its child matching `item` is visible
 /// (the container must be positioned, so it is the item's offset parent).
 pub fn reveal_in(container: &str, item: &str) {

@@ -75,9 +75,13 @@ pub fn render(v: &View) -> Html {
     .c(el!("div", "class" = "overlay-box")
         .c(el!("div", "class" = "row spread")
             .c(el!("h2").c(text!(l, "ui.help.title")))
-            .c(el!("button", "aria-label" = text!(l, "ui.help.close"))
-                .on_click(close)
-                .c("✕")))
+            .c(el!(
+                "button",
+                "aria-label" = text!(l, "ui.help.close"),
+                "data-help-close" = ""
+            )
+            .on_click(close)
+            .c("✕")))
         .c(el!("div", "class" = "help-cols")
             .c(el!("div")
                 .c(el!("h3").c(text!(l, "ui.help.keys")))

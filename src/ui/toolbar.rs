@@ -393,6 +393,7 @@ fn options_and_end(v: &View) -> Html {
                 "button",
                 "aria-label" = text!(l, "ui.tb.help_aria"),
                 "title" = text!(l, "ui.tb.help_tip"),
+                "data-help-open" = "",
             )
             .on_click(help)
             .c("?")))

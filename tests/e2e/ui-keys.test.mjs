@@ -113,3 +113,71 @@ test('the help lists every shortcut and tooltips name the keys', { timeout: 60_0
     assert.match(await page.getAttribute('button:has-text("Heal all")', 'title'), /\(key H\)/);
   }),
 );
+
+// The help is a modal dialog: opening it moves focus into it, Tab stays inside it, the page
+// behind it takes no keys, and closing it gives focus back to where it was (the help button
+// when it was opened by its key from nowhere). Focus stayed on the page and Tab walked the
+// controls hidden behind it (52 Tabs to reach its close button).
+test('the help dialog holds the focus while open and gives it back', { timeout: 60_000 }, () =>
+  withApp('keys-help-focus', async (app) => {
+    const { page } = app;
+    await page.waitForSelector('g.node[data-node]');
+    await pause(page);
+    const focused = () => page.evaluate(() => {
+      const a = document.activeElement;
+      return { inDialog: !!a?.closest('.overlay[role=dialog]'), label: a?.getAttribute('aria-label') ?? a?.tagName };
+    });
+    const now = () => page.getAttribute('[data-now]', 'data-now');
+
+    // Opened from the help button: focus goes in, stays in, and comes back to the button.
+    await page.locator('[data-help-open]').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.overlay[role=dialog]');
+    await page.waitForFunction(() => document.activeElement?.matches('[data-help-close]'));
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press(i % 2 ? 'Shift+Tab' : 'Tab');
+      assert.ok((await focused()).inDialog, `Tab ${i + 1} left the dialog: ${JSON.stringify(await focused())}`);
+    }
+    // Keys meant for the page do nothing behind the dialog: a step, a shortcut letter.
+    const before = await now();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('n');
+    assert.equal(await now(), before, 'a key stepped the run behind the dialog');
+    assert.ok(await page.isVisible('.overlay[role=dialog]'));
+    await page.keyboard.press('Enter'); // on the close button
+    await page.waitForSelector('.overlay[role=dialog]', { state: 'detached' });
+    await page.waitForFunction(() => document.activeElement?.matches('[data-help-open]'));
+
+    // Opened by its key with nothing focused: closed by Escape, focus lands on the help button.
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.keyboard.press('?');
+    await page.waitForFunction(() => document.activeElement?.matches('[data-help-close]'));
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('.overlay[role=dialog]', { state: 'detached' });
+    await page.waitForFunction(() => document.activeElement?.matches('[data-help-open]'));
+  }),
+);
+
+// The dialog lies over everything: on a phone the toolbar (two rows high there) covered its
+// title and close button.
+for (const viewport of [{ width: 390, height: 844 }, { width: 1024, height: 768 }]) {
+  test(`${viewport.width}x${viewport.height}: nothing covers the help dialog's close button`, { timeout: 60_000 }, () =>
+    withApp(
+      `help-on-top-${viewport.width}`,
+      async (app) => {
+        const { page } = app;
+        await page.waitForSelector('g.node[data-node]');
+        await page.keyboard.press('?');
+        await page.waitForSelector('.overlay[role=dialog]');
+        const top = await page.$eval('.overlay [aria-label]', (b) => {
+          const r = b.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return { ok: hit === b || b.contains(hit), hit: hit?.outerHTML.slice(0, 80) };
+        });
+        assert.ok(top.ok, `the close button is under ${top.hit}`);
+        await app.screenshot(`help-on-top-${viewport.width}`);
+      },
+      { viewport },
+    ),
+  );
+}
