@@ -74,6 +74,8 @@ enum HelpFocus {
 /// The help dialog's close button and the toolbar button that opens it.
 const HELP_CLOSE: &str = "[data-help-close]";
 const HELP_BUTTON: &str = "[data-help-open]";
+/// The toolbar's cluster options while they are unfolded.
+const CLUSTER_OPTIONS: &str = ".toolbar details.options[open]";
 
 impl App {
     /// Opens or closes the help. It is modal (`aria-modal`): focus moves into it when it
@@ -333,6 +335,12 @@ impl Component for App {
         let clock = FrameClock::new(move |ts| link.send_message(Msg::Frame(ts)));
         let keys_link = ctx.link().clone();
         let keys = KeyListener::new(move |e: web_sys::KeyboardEvent| {
+            // Escape folds the open cluster options (a drop-down over the page), from its seed
+            // field too, and leaves focus on their summary.
+            if e.key() == "Escape" && !dom::exists(HELP_CLOSE) && dom::fold(CLUSTER_OPTIONS) {
+                e.prevent_default();
+                return;
+            }
             if dom::from_text_field(&e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
                 return;
             }

@@ -354,6 +354,24 @@ pub fn focus(selector: &str) {
     }
 }
 
+/// Folds the open `<details>` matching `selector` and focuses its summary; false when none
+/// matches.
+pub fn fold(selector: &str) -> bool {
+    let Some(d) = document().and_then(|d| d.query_selector(selector).ok().flatten()) else {
+        return false;
+    };
+    let _ = d.remove_attribute("open");
+    if let Some(s) = d
+        .query_selector("summary")
+        .ok()
+        .flatten()
+        .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = s.focus();
+    }
+    true
+}
+
 /// Gives focus back to `el` if it is still in the page, else to the element matching
 /// `fallback` (a dialog's opener may have been redrawn away while it was open).
 pub fn focus_back(el: Option<web_sys::HtmlElement>, fallback: &str) {

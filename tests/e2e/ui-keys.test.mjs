@@ -181,3 +181,24 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1024, height: 768 
     ),
   );
 }
+
+// Escape folds the cluster options, a drop-down over the page, from inside them too (they
+// stayed open).
+test('Escape folds the cluster options and leaves focus on them', { timeout: 60_000 }, () =>
+  withApp('keys-options-escape', async (app) => {
+    const { page } = app;
+    await page.waitForSelector('g.node[data-node]');
+    const open = () => page.$eval('.toolbar details.options', (d) => d.open);
+    const summary = page.locator('.toolbar details.options > summary');
+    await summary.focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await open(), true);
+    await page.keyboard.press('Escape');
+    assert.equal(await open(), false, 'Escape on the summary left them open');
+    await page.keyboard.press('Enter');
+    await page.locator('.toolbar details.options input.seed').focus();
+    await page.keyboard.press('Escape');
+    assert.equal(await open(), false, 'Escape in the seed field left them open');
+    assert.ok(await page.evaluate(() => document.activeElement?.matches('.toolbar details.options > summary')));
+  }),
+);
