@@ -689,6 +689,28 @@ pub(crate) fn line_byte(line: &str, col: usize) -> usize {
 }
 
 impl Script {
+    /// The most simulated time playing the script to its end can take, in ms: each `tick`
+    /// in full, each `await` to its limit, each `at` as a jump to its time. Every other
+    /// command takes no time, so a run never ends later than this (it ends sooner when an
+    /// `await` is met early). The lines of both runs of a comparison count.
+    pub fn time_bound_ms(&self) -> u64 {
+        fn add(at: u64, stmt: &Stmt) -> u64 {
+            match stmt {
+                Stmt::Tick(n) => at.saturating_add(n.saturating_mul(super::cluster::TICK_MS)),
+                Stmt::Await { within, .. } => {
+                    at.saturating_add(within.saturating_mul(super::cluster::TICK_MS))
+                }
+                Stmt::At { time, then } => {
+                    let at = at.max(*time);
+                    then.as_deref().map_or(at, |t| add(at, t))
+                }
+                Stmt::Only { stmt, .. } => add(at, stmt),
+                _ => at,
+            }
+        }
+        self.lines.iter().fold(0, |at, l| add(at, &l.stmt))
+    }
+
     /// Parses a whole scenario. The first command must be `cluster`, and only the first.
     pub fn parse(text: &str) -> Result<Script, ParseError> {
         // A UTF-8 byte order mark (some editors write one) is not part of the first line.
@@ -794,6 +816,22 @@ impl Script {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn time_bound_counts_ticks_awaits_and_jumps() {
+        let s = Script::parse(
+            "cluster 3\ntick 5\nawait leader != none within 40\npropose a=1\nat 2000\nat 100 tick 3\n",
+        )
+        .unwrap();
+        // 5 ticks and at most 40 more: 4,500 ms, past both `at`s; the last one's tick adds
+        // 300 ms. The run itself meets its `await` sooner and ends earlier.
+        assert_eq!(s.time_bound_ms(), 4_800);
+        let run = crate::sim::player::run_text(
+            "cluster 3\ntick 5\nawait leader != none within 40\npropose a=1\nat 2000\nat 100 tick 3\n",
+        )
+        .unwrap();
+        assert!(run.time_ms <= 4_800, "the run took {} ms", run.time_ms);
+    }
+
     use super::*;
 
     fn e(text: &str) -> ParseError {

@@ -12,6 +12,7 @@ use crate::sim::change;
 use crate::sim::client::Outcome;
 use crate::sim::event::EventKind;
 use crate::sim::history::Timeline;
+use crate::sim::player::Player;
 use crate::sim::{launch, share, Action, Options, TICK_MS};
 
 use super::dom::{self, FrameClock, KeyListener};
@@ -48,6 +49,8 @@ pub struct App {
     help_focus: HelpFocus,
     /// What had focus when the help opened.
     help_opener: Option<web_sys::HtmlElement>,
+    /// A shared run still being replayed (see `location.rs`).
+    pub(super) replay: Option<Player>,
     pub(super) dispatch: Callback<Msg>,
     _keys: Option<KeyListener>,
     announcer: Announcer,
@@ -226,6 +229,11 @@ impl App {
             self.last_ts = None;
             return false;
         }
+        if self.replay.is_some() {
+            self.replay_slice();
+            self.sync_clock();
+            return true;
+        }
         let lesson = self.scenario.as_ref().is_some_and(|l| l.playing);
         self.frame_start = now_ms();
         // Wall time since the last frame, capped (a hidden tab gets no frames; coming back
@@ -260,9 +268,11 @@ impl App {
         true
     }
 
-    /// Whether animation frames are coming: free play or a lesson's stretch.
+    /// Whether animation frames are coming: free play, a lesson's stretch or a replay.
     fn running(&self) -> bool {
-        self.ui.playing || self.scenario.as_ref().is_some_and(|l| l.playing)
+        self.ui.playing
+            || self.scenario.as_ref().is_some_and(|l| l.playing)
+            || self.replay.is_some()
     }
 
     fn toggle_play(&mut self) {
@@ -306,7 +316,8 @@ impl App {
     }
 }
 
-fn now_ms() -> Option<f64> {
+/// The page's clock, ms (None outside a browser window).
+pub(super) fn now_ms() -> Option<f64> {
     web_sys::window()
         .and_then(|w| w.performance())
         .map(|p| p.now())
@@ -404,6 +415,7 @@ impl Component for App {
                 kinds_touched: false,
                 live: String::new(),
                 explore: Default::default(),
+                replaying: None,
             },
             clock,
             last_ts: None,
@@ -413,6 +425,7 @@ impl Component for App {
             revealed_line: None,
             help_focus: HelpFocus::Stay,
             help_opener: None,
+            replay: None,
             dispatch: ctx.link().callback(|m: Msg| m),
             _keys: keys,
             announcer: Announcer::default(),
@@ -453,6 +466,20 @@ impl Component for App {
             self.generation += 1;
         }
         let action = matches!(msg, Msg::Act(_) | Msg::Acts(_) | Msg::ProposeForm);
+        // A new run chosen while a shared one still replays replaces it: the replay would
+        // otherwise take the page over when it ends.
+        if matches!(
+            msg,
+            Msg::Reset
+                | Msg::RandomSeed
+                | Msg::StartLesson(_)
+                | Msg::LoadPreset
+                | Msg::LoadPasted
+                | Msg::LoadScript(..)
+        ) {
+            self.replay = None;
+            self.ui.replaying = None;
+        }
         match msg {
             Msg::Frame(ts) => {
                 let changed = self.frame(ts);
@@ -673,6 +700,7 @@ impl Component for App {
                 self.ui.share_link = Some(url);
             }
             Msg::DismissNotice => self.ui.notice = None,
+            Msg::CancelReplay => self.cancel_replay(),
             Msg::MoreLog => self.ui.log_cols = self.ui.log_cols.saturating_mul(2).min(100_000),
             Msg::Explore(m) => self.explore_update(m),
             Msg::Fingerprint => {

@@ -5,10 +5,10 @@
 
 use crate::i18n::Msg as Text;
 use crate::sim::launch::{self, Source, ThemeChoice};
-use crate::sim::player::Player;
+use crate::sim::player::{PacedStop, Player};
 use crate::sim::scenario::Script;
 
-use super::app::{App, Theme};
+use super::app::{now_ms, App, Theme};
 use super::compare_view;
 use super::dom;
 use super::lazy_text::Then;
@@ -81,27 +81,20 @@ impl App {
         }
     }
 
-    /// Replays a shared run to its end and keeps it as the free run.
+    /// Replays a shared run to its end and keeps it as the free run. The replay goes a slice
+    /// per animation frame ([`App::replay_slice`]): a short link can ask for hours of
+    /// simulated time (64 nodes, a million ticks: half a minute of work), and a page that ran
+    /// it at once stayed blank and deaf until it was done. A usual run ends within the first
+    /// slice, before the page is first drawn.
     fn load_shared(&mut self, text: &str) {
         match Script::parse(text) {
             Ok(script) => {
-                let mut player = Player::new(script);
-                player.run_all();
-                let failures = player.failures().len();
-                match player.into_timeline() {
-                    Some(tl) => {
-                        self.sync_reset_form(tl.initial_size(), tl.initial_options().seed);
-                        self.seen_violations_reset(tl.sim().violations.len());
-                        self.tl = tl;
-                        self.scenario = None;
-                        self.ui.playing = false;
-                        if failures > 0 {
-                            self.ui.notice =
-                                Some(Text::new("ui.note.share_failures").arg("n", failures));
-                        }
-                    }
-                    None => self.ui.notice = Some(Text::new("ui.note.share_no_cluster")),
-                }
+                let bound = script.time_bound_ms();
+                self.replay = Some(Player::new(script));
+                self.ui.replaying = Some((0, bound));
+                self.ui.playing = false;
+                self.replay_slice();
+                self.sync_clock();
             }
             Err(e) => {
                 self.ui.notice =
@@ -109,7 +102,68 @@ impl App {
             }
         }
     }
+
+    /// Replays the shared run for about one frame's worth of work (or to its end), then
+    /// shows how far it got; at its end the run becomes the free run.
+    pub(super) fn replay_slice(&mut self) {
+        let Some(player) = self.replay.as_mut() else {
+            return;
+        };
+        let start = now_ms();
+        let mut end = false;
+        // Simulated time in small pieces, each one cheap even with many nodes, until the
+        // frame's share of work is spent.
+        while !end {
+            end = matches!(player.run_for(SLICE_MS).stop, PacedStop::End);
+            let spent = start.zip(now_ms()).map_or(0.0, |(s, e)| e - s);
+            if spent >= FRAME_WORK_MS {
+                break;
+            }
+        }
+        if !end {
+            let now = player.timeline().map_or(0, |tl| tl.sim().now);
+            if let Some((done, bound)) = self.ui.replaying.as_mut() {
+                *done = now;
+                *bound = (*bound).max(now);
+            }
+            return;
+        }
+        self.ui.replaying = None;
+        let Some(player) = self.replay.take() else {
+            return;
+        };
+        let failures = player.failures().len();
+        match player.into_timeline() {
+            Some(tl) => {
+                self.sync_reset_form(tl.initial_size(), tl.initial_options().seed);
+                self.seen_violations_reset(tl.sim().violations.len());
+                self.tl = tl;
+                self.scenario = None;
+                self.ui.playing = false;
+                if failures > 0 {
+                    self.ui.notice = Some(Text::new("ui.note.share_failures").arg("n", failures));
+                }
+            }
+            None => self.ui.notice = Some(Text::new("ui.note.share_no_cluster")),
+        }
+    }
+
+    /// Stops a shared run's replay; the fresh cluster stays, paused.
+    pub(super) fn cancel_replay(&mut self) {
+        if self.replay.take().is_some() {
+            self.ui.replaying = None;
+            self.ui.notice = Some(Text::new("ui.note.replay_cancelled"));
+            self.sync_clock();
+        }
+    }
 }
+
+/// Simulated time per piece of a replay, ms: 10 ticks, a millisecond or two of work for 64
+/// nodes in the browser.
+const SLICE_MS: u64 = 1_000;
+
+/// Wall time a replay may take from each frame, ms: the page still draws and answers.
+const FRAME_WORK_MS: f64 = 30.0;
 
 /// This page without embed mode (keeping a shared run in the hash and the lesson).
 pub fn full_app_url() -> String {

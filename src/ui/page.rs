@@ -69,6 +69,35 @@ fn live(v: &View) -> Html {
     .done()
 }
 
+/// A shared run's replay while it lasts: how far it got, and a way to stop it.
+fn replaying(v: &View) -> Html {
+    let Some((done, bound)) = v.ui.replaying else {
+        return html! {};
+    };
+    let l = v.ui.lang;
+    let secs = |ms: u64| crate::sim::decimal::fixed(ms as f64 / 1000.0, 1);
+    // No live role: its figure changes every frame, and a screen reader would read each one.
+    el!(
+        "div",
+        "class" = "notice replaying",
+        "data-replaying" = done.to_string()
+    )
+    .c(el!("span").c(tr!(
+        l,
+        "ui.replay.progress",
+        done = secs(done),
+        bound = secs(bound)
+    )))
+    .c(el!(
+        "button",
+        "aria-label" = text!(l, "ui.replay.cancel_aria"),
+        "data-cancel-replay" = ""
+    )
+    .on_click(send(v.link, Msg::CancelReplay))
+    .c(text!(l, "ui.replay.cancel")))
+    .done()
+}
+
 fn notice(v: &View) -> Html {
     let Some(n) = &v.ui.notice else {
         return html! {};
@@ -345,6 +374,7 @@ pub fn render(v: &View) -> Html {
         } else {
             Html::default()
         })
+        .c(replaying(v))
         .c(notice(v))
         .c(el!("main", "class" = "main").c(stage(v)).c(el!(
             "aside",

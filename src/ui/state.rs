@@ -82,6 +82,9 @@ pub struct Ui {
     pub live: String,
     /// The Explore tab's form and its search's state.
     pub explore: super::explore_panel::ExploreUi,
+    /// A shared run being replayed over several frames: (simulated ms so far, the most it
+    /// can take).
+    pub replaying: Option<(u64, u64)>,
 }
 
 /// Messages to the app: everything a person (or the animation clock) can do.
@@ -159,6 +162,8 @@ pub enum Msg {
     ExportTrace,
     ShareLink,
     DismissNotice,
+    /// Stops replaying a shared run (the fresh cluster stays).
+    CancelReplay,
     MoreLog,
     /// The Explore tab (its form, the worker's reports).
     Explore(super::explore_panel::ExploreMsg),

@@ -227,3 +227,59 @@ test('dark theme and the help overlay', { timeout: 90_000 }, () =>
     { path: '?theme=dark' },
   ),
 );
+
+// A share link as the app writes one: v1.<base64url of the text>.<FNV-1a 32 of the text>.
+function shareHash(text) {
+  const bytes = Buffer.from(text, 'utf8');
+  let h = 0x811c9dc5;
+  for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return `#run=v1.${bytes.toString('base64url')}.${h.toString(16).padStart(8, '0')}`;
+}
+
+// A short link may ask for hours of simulated time: 64 nodes and a million ticks fit in 200
+// characters, and the page replayed them at once, blank and deaf for half a minute. The replay
+// now goes a slice per frame, shows how far it got, and can be stopped.
+test('a long shared run replays without freezing the page, and can be stopped', { timeout: 120_000 }, () =>
+  withApp(
+    'share-long-stop',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-replaying]', { timeout: 20_000 });
+      assert.match(await page.textContent('[data-replaying]'), /Replaying the shared run: [\d.]+ s of at most 100000\.0 s simulated/);
+      // The page answers while the replay runs, and the replay moves on.
+      const first = Number(await page.getAttribute('[data-replaying]', 'data-replaying'));
+      for (let i = 0; i < 3; i++) {
+        const t0 = Date.now();
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+        const waited = Date.now() - t0;
+        assert.ok(waited < 1_000, `a frame took ${waited} ms to come`);
+      }
+      await page.waitForFunction((f) => Number(document.querySelector('[data-replaying]')?.dataset.replaying) > f, first);
+      await app.screenshot('share-long-replaying');
+      await page.click('[data-cancel-replay]');
+      await page.waitForSelector('[data-replaying]', { state: 'detached' });
+      assert.match(await page.textContent('[data-notice]'), /replay was stopped/);
+      // The fresh cluster stays paused at its start, and works.
+      assert.equal(await page.getAttribute('[data-now]', 'data-now'), '0');
+      await setSpeed(page, 5);
+      await play(page);
+      await waitLeader(page);
+    },
+    { path: shareHash(`cluster 64 seed=1\n${'tick 100000\n'.repeat(10)}`) },
+  ),
+);
+
+test('a shared run that takes many frames to replay ends as the free run', { timeout: 120_000 }, () =>
+  withApp(
+    'share-long-done',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-replaying]', { timeout: 20_000 });
+      await page.waitForSelector('[data-replaying]', { state: 'detached', timeout: 90_000 });
+      assert.equal(await page.getAttribute('[data-now]', 'data-now'), '12000000');
+      assert.equal(await page.locator('g.node[data-node]').count(), 9);
+      assert.equal(await page.locator('[data-notice]').count(), 0);
+    },
+    { path: shareHash('cluster 9 seed=1\ntick 60000\ntick 60000\n') },
+  ),
+);
