@@ -1,5 +1,7 @@
 //! The leader's view of each follower and learner: match, next, probe / replicate /
-//! snapshot, inflight appends, paused; a learner's catch-up toward the promotion threshold.
+//! snapshot (and whether it was recently active, for check-quorum), inflight appends (and
+//! whether sending is paused); a learner's catch-up toward the promotion threshold on a row
+//! of its own. Five columns, so the table fits the side panel at 1024 px.
 
 use crate::el;
 use crate::text;
@@ -12,6 +14,7 @@ use crate::sim::labels;
 use crate::tr;
 
 use super::glossary::tip_in as tip;
+use super::h;
 use super::style::node_name;
 
 /// The table.
@@ -86,13 +89,14 @@ pub fn render(v: &View) -> Html {
                 html! {}
             };
             let paused = p.is_paused();
-            el!(
+            let name = node_name(*id);
+            let row = el!(
                 "tr",
-                "data-progress-node" = node_name(*id),
+                "data-progress-node" = name.clone(),
                 "data-state" = state
             )
             .c(el!("th", "scope" = "row")
-                .c(node_name(*id))
+                .c(name.clone())
                 .c(if p.is_learner {
                     tr!(l, "ui.pr.learner_suffix")
                 } else {
@@ -105,20 +109,54 @@ pub fn render(v: &View) -> Html {
                 "class" = Classes::from(format!("st-{state}")),
                 "title" = state_tip,
             )
-            .c(state_label))
-            .c(el!("td", "title" = tip(l, "inflight")).c(format!(
-                "{}/{}",
-                p.inflights.count(),
-                p.inflights.cap
-            )))
-            .c(el!("td").c(if paused { tr!(l, "ui.pr.paused") } else { "" }))
-            .c(el!("td").c(if p.recent_active {
-                tr!(l, "ui.yes")
+            .c(state_label)
+            .c(if p.recent_active {
+                html! {}
             } else {
-                tr!(l, "ui.no")
+                el!(
+                    "span",
+                    "class" = "flag",
+                    "title" = tip(l, "check-quorum"),
+                    "data-inactive" = ""
+                )
+                .c(tr!(l, "ui.pr.inactive"))
+                .done()
             }))
-            .c(el!("td", "class" = "bar-cell").c(bar))
-            .done()
+            .c(el!("td", "title" = tip(l, "inflight"))
+                .c(format!("{}/{}", p.inflights.count(), p.inflights.cap))
+                .c(if paused {
+                    el!("span", "class" = "flag", "data-paused" = "")
+                        .c(tr!(l, "ui.pr.paused"))
+                        .done()
+                } else {
+                    html! {}
+                }))
+            .done();
+            // A learner's catch-up gets a row of its own under the learner's: as a column it
+            // pushed the table past the side panel on projector screens.
+            if p.is_learner {
+                h::frag()
+                    .c(row)
+                    .c(el!(
+                        "tr",
+                        "class" = "catchup-row",
+                        "data-progress-catchup" = name
+                    )
+                    .c(el!("td", "colspan" = "5").c(el!(
+                        "div",
+                        "class" = "catchup-line"
+                    )
+                    .c(el!(
+                        "span",
+                        "class" = "catchup-label",
+                        "title" = tip(l, "learner-ready")
+                    )
+                    .c(tr!(l, "ui.pr.catchup")))
+                    .c(bar))))
+                    .done()
+            } else {
+                row
+            }
         })
         .collect::<Html>();
     el!(
@@ -156,14 +194,7 @@ pub fn render(v: &View) -> Html {
             )
             .c(text!(l, "ui.pr.state")))
             .c(el!("th", "scope" = "col", "title" = tip(l, "inflight"))
-                .c(text!(l, "ui.pr.inflight")))
-            .c(el!("th", "scope" = "col").c(text!(l, "ui.pr.paused")))
-            .c(el!("th", "scope" = "col", "title" = tip(l, "check-quorum"))
-                .c(text!(l, "ui.pr.active")))
-            .c(
-                el!("th", "scope" = "col", "title" = tip(l, "learner-ready"))
-                    .c(text!(l, "ui.pr.catchup")),
-            )))
+                .c(text!(l, "ui.pr.inflight")))))
         .c(el!("tbody").c(rows))))
     .done()
 }

@@ -88,7 +88,7 @@ test('a learner catches up, is promoted, and then votes', { timeout: 150_000 }, 
     assert.equal(q.quorum, 2);
     assert.equal(q.voters, 3);
     // It catches up: the leader's progress row shows it ready for promotion.
-    await page.waitForSelector('[data-progress-node="n4"] [data-ready="true"]', { timeout: 30_000 });
+    await page.waitForSelector('[data-progress-catchup="n4"] [data-ready="true"]', { timeout: 30_000 });
     await app.screenshot('06-learner-caught-up');
 
     await openTab(page, 'membership');
@@ -181,5 +181,35 @@ for (const n of [3, 6]) {
       }
       await app.screenshot(`conf-box-${n}`);
     }),
+  );
+}
+
+// The leader's progress table fits the side panel at projector sizes: eight columns ran ~200 px
+// past it, and the learner's catch-up ("ready to promote"), the paused and the check-quorum
+// columns could only be seen by scrolling the table sideways. Now: five columns, "inactive"
+// under the state, "paused" under the inflight count, the catch-up on a row of its own.
+for (const viewport of [{ width: 1024, height: 768 }, { width: 1280, height: 720 }]) {
+  test(`${viewport.width}x${viewport.height}: the progress table fits, with a learner's catch-up and an inactive peer`, { timeout: 90_000 }, () =>
+    withApp(
+      `progress-fits-${viewport.width}`,
+      async (app) => {
+        const { page } = app;
+        await runPastedScenario(
+          page,
+          ['cluster 3 seed=1', 'await leader = n2 within 40', 'at 5100', 'member add n4 learner',
+            'await outcome = committed within 5', 'start n4', 'await n2.match n4 >= 2 within 20', 'isolate n1', 'tick 30', ''].join('\n'),
+        );
+        assert.match(await page.textContent('[data-scenario]'), /9 of 9 lines run · all passed/);
+        await page.waitForSelector('[data-progress-catchup="n4"] [data-ready="true"]');
+        const fit = await page.$eval('.progress .table-wrap', (w) => ({ scroll: w.scrollWidth, client: w.clientWidth }));
+        assert.ok(fit.scroll <= fit.client, `the table is ${fit.scroll} px wide in ${fit.client} px`);
+        // n1 is cut off: under check-quorum the leader no longer counts it as recently active.
+        assert.equal(await page.locator('[data-progress-node="n1"] [data-inactive]').count(), 1);
+        assert.equal(await page.locator('[data-progress-node="n3"] [data-inactive]').count(), 0);
+        await page.$eval('[data-progress-catchup="n4"]', (e) => e.scrollIntoView());
+        await app.screenshot(`progress-fits-${viewport.width}`);
+      },
+      { viewport },
+    ),
   );
 }
