@@ -116,7 +116,7 @@ pub fn render(v: &View) -> Html {
                 el!(
                     "span",
                     "class" = "flag",
-                    "title" = tip(l, "check-quorum"),
+                    "title" = tr!(l, "ui.pr.inactive_tip"),
                     "data-inactive" = ""
                 )
                 .c(tr!(l, "ui.pr.inactive"))
