@@ -173,6 +173,9 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
     }
     let mut preset = None;
     let mut run = None;
+    // Named once the run that does open is known (their notices say what opened instead).
+    let mut bad_preset = None;
+    let mut bad_link = None;
     let mut sized = false;
     for (k, v) in &last {
         match k.as_str() {
@@ -213,8 +216,13 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
                 }
                 None => problems.push(crate::msg!("launch.speed_bad").arg("v", v.as_str())),
             },
-            // The interface language: read by the UI (ui::lang_pref), valid here.
-            "lang" => {}
+            // The interface language: read by the UI (ui::lang_pref), which falls back to the
+            // remembered or the browser's language when it is not one raftlab has.
+            "lang" => {
+                if crate::i18n::Lang::parse(v).is_none() {
+                    problems.push(crate::msg!("launch.lang").arg("v", v.as_str()));
+                }
+            }
             "paused" => launch.paused = flag("paused", v, &mut problems),
             "embed" => launch.embed = flag("embed", v, &mut problems).unwrap_or(false),
             "present" => launch.present = flag("present", v, &mut problems).unwrap_or(false),
@@ -226,11 +234,11 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
             },
             "preset" => match presets::find(v.trim()) {
                 Some(p) => preset = Some(p.id),
-                None => problems.push(crate::msg!("launch.no_preset").arg("v", v.as_str())),
+                None => bad_preset = Some(v.clone()),
             },
             "run" => match share::decode(v) {
                 Ok(text) => run = Some(text),
-                Err(e) => problems.push(crate::msg!("launch.bad_link").arg("why", e)),
+                Err(e) => bad_link = Some(e),
             },
             "compare" => launch.compare = Some(v.clone()),
             _ => problems.push(crate::msg!("launch.unknown").arg("k", k.as_str())),
@@ -246,6 +254,20 @@ pub fn parse(query: &str, hash: &str, speeds: &[&str]) -> Launch {
         (None, Some(id)) => Source::Preset(id),
         (None, None) => Source::Fresh,
     };
+    if let Some(v) = bad_preset {
+        let m = match launch.source {
+            Source::Shared(_) => crate::msg!("launch.no_preset_run"),
+            _ => crate::msg!("launch.no_preset"),
+        };
+        problems.push(m.arg("v", v));
+    }
+    if let Some(why) = bad_link {
+        let m = match launch.source {
+            Source::Preset(_) => crate::msg!("launch.bad_link_lesson"),
+            _ => crate::msg!("launch.bad_link"),
+        };
+        problems.push(m.arg("why", why));
+    }
     if sized && launch.source != Source::Fresh {
         problems.push(crate::msg!("launch.sized_ignored"));
     }
@@ -283,6 +305,30 @@ mod tests {
         assert_eq!(l.theme, Some(ThemeChoice::Dark));
         assert!(l.embed);
         assert!(l.problems.is_empty(), "{:?}", l.problems);
+    }
+
+    #[test]
+    fn a_bad_link_or_preset_names_what_opened_instead() {
+        let l = parse("preset=01-election", "run=garbage", &SPEEDS);
+        assert!(matches!(l.source, Source::Preset(_)));
+        assert_eq!(l.problems.len(), 1, "{:?}", l.problems);
+        assert_eq!(l.problems[0].key(), Some("launch.bad_link_lesson"));
+        let l = parse("", "run=garbage", &SPEEDS);
+        assert_eq!(l.problems[0].key(), Some("launch.bad_link"));
+        let link = format!("run={}", share::encode("cluster 3\n"));
+        let l = parse("preset=nope", &link, &SPEEDS);
+        assert!(matches!(l.source, Source::Shared(_)));
+        assert_eq!(l.problems[0].key(), Some("launch.no_preset_run"));
+        assert_eq!(p("preset=nope").problems[0].key(), Some("launch.no_preset"));
+    }
+
+    #[test]
+    fn a_language_raftlab_lacks_is_named_and_one_it_has_is_not() {
+        let l = p("lang=xx");
+        assert_eq!(l.problems.len(), 1, "{:?}", l.problems);
+        assert!(l.problems[0].to_string().contains("lang=xx"));
+        assert!(p("lang=zh-CN").problems.is_empty());
+        assert!(p("lang=en").problems.is_empty());
     }
 
     #[test]

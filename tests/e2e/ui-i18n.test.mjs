@@ -441,3 +441,18 @@ test('中文: an invariant violation (lesson 20) names the property, what broke 
     { path: '?lang=zh&preset=20-figure-8-unsafe', viewport: { width: 1280, height: 720 } },
   ),
 );
+
+// A language raftlab does not have is named in the notice (it was dropped without a word while
+// every other bad parameter got one); the page stays in the browser's language.
+test('?lang=xx: the notice names it and the page stays in English', { timeout: 60_000 }, () =>
+  withApp(
+    'i18n-lang-unknown',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-notice]');
+      assert.match(await page.textContent('[data-notice]'), /lang=xx is not a language raftlab has \(en, zh\)/);
+      assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    },
+    { path: '?lang=xx' },
+  ),
+);
