@@ -64,52 +64,66 @@ fn end_card(v: &View, l: &Lesson) -> Html {
     let failures = l.player.failures().len();
     let next = l.next_preset();
     let again = l.preset.map(|p| p.id);
-    el!("div", "class" = "end-card", "data-lesson-end" = "")
-        .c(el!("h3").c(text!(lang, "ui.ls.complete")))
-        .c(if !l.recap(lang).is_empty() {
-            el!("p", "class" = "recap")
-                .c(el!("strong").c(text!(lang, "ui.ls.remember")))
-                .c(l.recap(lang).to_string())
-                .done()
-        } else {
-            Html::default()
-        })
-        .c(if failures > 0 {
-            el!("p", "class" = "error")
-                .c(tr!(lang, "ui.ls.checks_failed", n = failures))
-                .done()
-        } else {
-            Html::default()
-        })
-        .c(el!("div", "class" = "row wrap")
-            .c(if let Some(n) = next {
-                el!(
-                    "button",
-                    "class" = "primary",
-                    "title" = text!(lang, "ui.ls.next_aria")
-                )
-                .on_click(send(link, Msg::StartLesson(n.id)))
-                .c(tr!(lang, "ui.ls.next", title = n.title_in(lang)))
-                .done()
+    // A pasted or opened scenario is not a lesson: its card says so, and a card with failed
+    // checks is not drawn as a success.
+    el!(
+        "div",
+        "class" = classes!("end-card", (failures > 0).then_some("failed")),
+        "data-lesson-end" = ""
+    )
+    .c(el!("h3").c(if l.preset.is_some() {
+        text!(lang, "ui.ls.complete")
+    } else {
+        text!(lang, "ui.ls.complete_scenario")
+    }))
+    .c(if !l.recap(lang).is_empty() {
+        el!("p", "class" = "recap")
+            .c(el!("strong").c(text!(lang, "ui.ls.remember")))
+            .c(l.recap(lang).to_string())
+            .done()
+    } else {
+        Html::default()
+    })
+    .c(if failures > 0 {
+        el!("p", "class" = "error")
+            .c(if l.preset.is_some() {
+                tr!(lang, "ui.ls.checks_failed", n = failures)
             } else {
-                Html::default()
+                tr!(lang, "ui.ls.checks_failed_scenario", n = failures)
             })
-            .c(if let Some(id) = again {
-                el!("button", "aria-label" = text!(lang, "ui.ls.again_aria"))
-                    .on_click(send(link, Msg::StartLesson(id)))
-                    .c(text!(lang, "ui.ls.again"))
-                    .done()
-            } else {
-                Html::default()
-            })
-            .c(el!(
+            .done()
+    } else {
+        Html::default()
+    })
+    .c(el!("div", "class" = "row wrap")
+        .c(if let Some(n) = next {
+            el!(
                 "button",
-                "aria-label" = text!(lang, "ui.ls.free_aria"),
-                "title" = text!(lang, "ui.ls.free_tip"),
+                "class" = "primary",
+                "title" = text!(lang, "ui.ls.next_aria")
             )
-            .on_click(send(link, Msg::PlayerClose))
-            .c(text!(lang, "ui.ls.free"))))
-        .done()
+            .on_click(send(link, Msg::StartLesson(n.id)))
+            .c(tr!(lang, "ui.ls.next", title = n.title_in(lang)))
+            .done()
+        } else {
+            Html::default()
+        })
+        .c(if let Some(id) = again {
+            el!("button", "aria-label" = text!(lang, "ui.ls.again_aria"))
+                .on_click(send(link, Msg::StartLesson(id)))
+                .c(text!(lang, "ui.ls.again"))
+                .done()
+        } else {
+            Html::default()
+        })
+        .c(el!(
+            "button",
+            "aria-label" = text!(lang, "ui.ls.free_aria"),
+            "title" = text!(lang, "ui.ls.free_tip"),
+        )
+        .on_click(send(link, Msg::PlayerClose))
+        .c(text!(lang, "ui.ls.free"))))
+    .done()
 }
 
 /// The lesson dock: narration, progress and step controls.
@@ -181,11 +195,15 @@ pub fn dock(v: &View) -> Html {
     .c(el!("div", "class" = "lesson-head")
         .c(el!("span", "class" = "lesson-title", "title" = title.clone()).c(title))
         .c(
-            el!("span", "class" = "lesson-progress", "data-step-text" = "").c(if done {
-                tr!(lang, "ui.ls.end", steps = steps)
-            } else {
-                tr!(lang, "ui.ls.step", k = k, steps = steps)
-            }),
+            el!("span", "class" = "lesson-progress", "data-step-text" = "").c(
+                if done && steps == 0 {
+                    tr!(lang, "ui.ls.end_only").to_string()
+                } else if done {
+                    tr!(lang, "ui.ls.end", steps = steps)
+                } else {
+                    tr!(lang, "ui.ls.step", k = k, steps = steps)
+                },
+            ),
         ))
     .c(el!(
         "div",

@@ -283,3 +283,24 @@ test('a shared run that takes many frames to replay ends as the free run', { tim
     { path: shareHash('cluster 9 seed=1\ntick 60000\ntick 60000\n') },
   ),
 );
+
+// A pasted scenario is not a lesson: when it ends with failed checks, its card says "Scenario
+// finished", counts the scenario's failed checks and is drawn as a failure (it was a green
+// "Lesson complete" card, with "0 of 0 · end" above it).
+test('a pasted scenario with failed checks ends on a card that says so', { timeout: 90_000 }, () =>
+  withApp('paste-failed-card', async (app) => {
+    const { page } = app;
+    await openTab(page, 'scenario');
+    await page.fill('textarea[aria-label="scenario text"]', 'cluster 3 seed=1\nawait leader != none within 60\nexpect n1.commit = 99\nexpect n2.commit = 99\n');
+    await page.click('button[aria-label="load pasted scenario"]');
+    await page.click('button[aria-label="run all lines"]');
+    await page.waitForSelector('[data-lesson-end]');
+    const card = await page.textContent('[data-lesson-end]');
+    assert.match(card, /Scenario finished/);
+    assert.doesNotMatch(card, /Lesson complete/);
+    assert.match(card, /2 of the scenario's checks failed/);
+    assert.ok(await page.$eval('[data-lesson-end]', (c) => c.classList.contains('failed')));
+    assert.equal((await page.textContent('[data-step-text]')).trim(), 'end');
+    await app.screenshot('paste-failed-card');
+  }),
+);
