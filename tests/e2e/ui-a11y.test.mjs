@@ -102,3 +102,20 @@ test('on a dark system the automatic theme is the dark theme, colour for colour'
     assert.deepEqual(differ.slice(0, 5), [], `${differ.length} elements coloured differently (automatic vs dark)`);
   }, { path: '?preset=01-election' }),
 );
+
+// On a phone the close buttons drawn as a bare ✕ are big enough to tap (WCAG 2.2's 24 px
+// minimum): the legend's and the welcome card's were 19 px wide.
+test('390x844: the ✕ buttons are at least 24 px each way', { timeout: 60_000 }, () =>
+  withApp(
+    'a11y-close-targets',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('g.node[data-node]');
+      for (const sel of ['.legend-close', '.welcome .link-btn']) {
+        const r = await page.$eval(sel, (b) => b.getBoundingClientRect().toJSON());
+        assert.ok(r.width >= 24 && r.height >= 24, `${sel} is ${r.width}x${r.height}`);
+      }
+    },
+    { viewport: { width: 390, height: 844 } },
+  ),
+);
