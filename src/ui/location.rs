@@ -63,6 +63,11 @@ impl App {
                 self.ui.welcome = false;
                 self.load_shared(text);
                 if let Some(w) = &compare_with {
+                    // Compare mode is a lesson over the free run: the replay ends first, as
+                    // its end would otherwise close the lesson.
+                    while self.replay.is_some() {
+                        self.replay_slice();
+                    }
                     self.start_compare(text, w, false);
                 }
             }
