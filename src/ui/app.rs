@@ -204,6 +204,7 @@ impl App {
                 return;
             }
         }
+        self.drop_replay();
         self.tl = Timeline::new(n, opts);
         self.scenario = None;
         self.compare = None;
@@ -466,20 +467,6 @@ impl Component for App {
             self.generation += 1;
         }
         let action = matches!(msg, Msg::Act(_) | Msg::Acts(_) | Msg::ProposeForm);
-        // A new run chosen while a shared one still replays replaces it: the replay would
-        // otherwise take the page over when it ends.
-        if matches!(
-            msg,
-            Msg::Reset
-                | Msg::RandomSeed
-                | Msg::StartLesson(_)
-                | Msg::LoadPreset
-                | Msg::LoadPasted
-                | Msg::LoadScript(..)
-        ) {
-            self.replay = None;
-            self.ui.replaying = None;
-        }
         match msg {
             Msg::Frame(ts) => {
                 let changed = self.frame(ts);

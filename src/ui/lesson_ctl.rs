@@ -52,6 +52,7 @@ impl App {
                 }
                 self.ui.explore.scenario = Some(text.to_string());
                 self.ui.explore.from_scenario = true;
+                self.drop_replay();
                 self.scenario = Some(Lesson::new(player, name, preset, text.to_string()));
                 self.start_compare(text, &[], true);
                 self.ui.script_error = None;

@@ -155,11 +155,19 @@ impl App {
 
     /// Stops a shared run's replay; the fresh cluster stays, paused.
     pub(super) fn cancel_replay(&mut self) {
-        if self.replay.take().is_some() {
-            self.ui.replaying = None;
+        if self.replay.is_some() {
+            self.drop_replay();
             self.ui.notice = Some(Text::new("ui.note.replay_cancelled"));
             self.sync_clock();
         }
+    }
+
+    /// Forgets a shared run still replaying. Called wherever a new run replaces the free run
+    /// (a reset, a lesson or scenario opened), so the replay cannot take the page over when
+    /// it would have ended.
+    pub(super) fn drop_replay(&mut self) {
+        self.replay = None;
+        self.ui.replaying = None;
     }
 }
 

@@ -269,6 +269,34 @@ test('a long shared run replays without freezing the page, and can be stopped', 
   ),
 );
 
+// A run chosen while a shared one still replays replaces it: the replay must not take the
+// page over when it would have ended.
+test('a reset during a long replay drops the replay', { timeout: 120_000 }, () =>
+  withApp(
+    'share-long-reset',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-replaying]', { timeout: 20_000 });
+      // How fast it replays here, from two readings of its progress half a second apart.
+      const reading = () => page.evaluate(() => [performance.now(), Number(document.querySelector('[data-replaying]').dataset.replaying)]);
+      const [t1, d1] = await reading();
+      await page.waitForFunction((t) => performance.now() > t + 500, t1);
+      const [t2, d2] = await reading();
+      const left = ((60_000_000 - d2) / Math.max(d2 - d1, 1)) * (t2 - t1);
+      await page.click('.toolbar details.options > summary');
+      await page.click('button[aria-label="reset the cluster"]');
+      await page.waitForSelector('[data-replaying]', { state: 'detached' });
+      // Past three times the time the replay had left, the page still shows the reset's
+      // 3-node cluster, not the shared run's 9 nodes.
+      const until = (await page.evaluate(() => performance.now())) + 3 * left + 1_000;
+      await page.waitForFunction((u) => performance.now() > u, until, { timeout: 90_000 });
+      assert.equal(await page.locator('[data-replaying]').count(), 0);
+      assert.equal(await page.locator('g.node[data-node]').count(), 3);
+    },
+    { path: shareHash(`cluster 9 seed=1\n${'tick 60000\n'.repeat(10)}`) },
+  ),
+);
+
 test('a shared run that takes many frames to replay ends as the free run', { timeout: 120_000 }, () =>
   withApp(
     'share-long-done',
