@@ -344,12 +344,15 @@ pub fn exists(selector: &str) -> bool {
     document().is_some_and(|d| d.query_selector(selector).ok().flatten().is_some())
 }
 
+/// What a `query_selector` found, as an HTML element (None for no match, an error, or an
+/// element that is not HTML, such as an SVG one).
+fn html_found(found: Result<Option<Element>, JsValue>) -> Option<web_sys::HtmlElement> {
+    found.ok().flatten()?.dyn_into().ok()
+}
+
 /// Moves focus to the first element matching `selector`, if any.
 pub fn focus(selector: &str) {
-    if let Some(el) = document()
-        .and_then(|d| d.query_selector(selector).ok().flatten())
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-    {
+    if let Some(el) = document().and_then(|d| html_found(d.query_selector(selector))) {
         let _ = el.focus();
     }
 }
@@ -361,12 +364,7 @@ pub fn fold(selector: &str) -> bool {
         return false;
     };
     let _ = d.remove_attribute("open");
-    if let Some(s) = d
-        .query_selector("summary")
-        .ok()
-        .flatten()
-        .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
-    {
+    if let Some(s) = html_found(d.query_selector("summary")) {
         let _ = s.focus();
     }
     true
@@ -390,12 +388,7 @@ pub fn reveal_in(container: &str, item: &str) {
     let Some(c) = doc.query_selector(container).ok().flatten() else {
         return;
     };
-    let Some(el) = c
-        .query_selector(item)
-        .ok()
-        .flatten()
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-    else {
+    let Some(el) = html_found(c.query_selector(item)) else {
         return;
     };
     let (top, h) = (el.offset_top(), el.offset_height());

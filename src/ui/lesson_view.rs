@@ -66,12 +66,13 @@ fn end_card(v: &View, l: &Lesson) -> Html {
     let again = l.preset.map(|p| p.id);
     // A pasted or opened scenario is not a lesson: its card says so, and a card with failed
     // checks is not drawn as a success.
+    let lesson = l.preset.is_some();
     el!(
         "div",
         "class" = classes!("end-card", (failures > 0).then_some("failed")),
         "data-lesson-end" = ""
     )
-    .c(el!("h3").c(if l.preset.is_some() {
+    .c(el!("h3").c(if lesson {
         text!(lang, "ui.ls.complete")
     } else {
         text!(lang, "ui.ls.complete_scenario")
@@ -86,7 +87,7 @@ fn end_card(v: &View, l: &Lesson) -> Html {
     })
     .c(if failures > 0 {
         el!("p", "class" = "error")
-            .c(if l.preset.is_some() {
+            .c(if lesson {
                 tr!(lang, "ui.ls.checks_failed", n = failures)
             } else {
                 tr!(lang, "ui.ls.checks_failed_scenario", n = failures)
