@@ -361,6 +361,11 @@ pub fn render(v: &View) -> Html {
         lesson.then_some("with-lesson"),
     );
     let link = v.link;
+    let progress = || {
+        v.memos.panel(Slot::Progress, progress_stamp(v), || {
+            progress_view::render(v)
+        })
+    };
     // The status first: read by every frame's status write and by tests and benchmarks at
     // every frame, it is found without walking the page's ~2,500 elements.
     el!("div", "class" = classes)
@@ -393,6 +398,15 @@ pub fn render(v: &View) -> Html {
         } else {
             Html::default()
         })
+        // What a lesson's narration talks about comes before the controls: the leader's
+        // progress (match index, probe / replicate, a learner's catch-up) is part of the
+        // picture a lecturer teaches from, and below the tabs it was under the fold at
+        // 1280x720. Presenter mode and hidden controls keep it for the same reason.
+        .c(if lesson || ui.presenter {
+            progress()
+        } else {
+            Html::default()
+        })
         .c(if side_controls {
             h::frag()
                 .c(el!("div", "class" = "side-head").c(el!(
@@ -404,9 +418,7 @@ pub fn render(v: &View) -> Html {
                 .on_click(send(link, Msg::Controls(Some(false))))
                 .c(text!(l, "ui.page.hide_controls"))))
                 .c(v.memos.panel(Slot::Tabs, tabs_stamp(v), || tabs::render(v)))
-                .c(v.memos.panel(Slot::Progress, progress_stamp(v), || {
-                    progress_view::render(v)
-                }))
+                .c(if lesson { Html::default() } else { progress() })
                 .c(v.memos
                     .panel(Slot::Events, events_stamp(v), || event_log::render(v)))
                 .done()

@@ -398,7 +398,7 @@ test('an embed plays the lesson: narration and Continue, the drawing fills the f
   ),
 );
 
-test('presenter mode (key p): only the picture, the narration and the step controls', { timeout: 60_000 }, () =>
+test('presenter mode (key p): only the picture, the narration, the step controls and the progress table', { timeout: 60_000 }, () =>
   withApp(
     'presenter',
     async (app) => {
@@ -419,6 +419,37 @@ test('presenter mode (key p): only the picture, the narration and the step contr
     { path: '?preset=01-election', viewport: { width: 1024, height: 768 } },
   ),
 );
+
+// Lesson 12's first narration is about the leader's record of the learner's match index and
+// its catch-up: the progress table must be on screen with it. Below the tabs its catch-up row
+// was under the side column's fold at 1280x720 and 1024x768, and presenter mode had no table.
+for (const viewport of [{ width: 1024, height: 768 }, { width: 1280, height: 720 }]) {
+  test(`${viewport.width}x${viewport.height}: a lesson's narration about the leader's progress has the table in view, also in presenter mode`, { timeout: 90_000 }, () =>
+    withApp(
+      `lesson-progress-${viewport.width}`,
+      async (app) => {
+        const { page } = app;
+        await page.waitForSelector('[data-lesson-step="0"]');
+        await page.click(RUN_NOW);
+        await waitStep(page, 1);
+        assert.match((await lessonState(page)).narration, /match index/);
+        const rows = ['[data-narration]', '[data-progress-node="n4"]', '[data-progress-catchup="n4"] [data-ready="true"]'];
+        for (const mode of ['controls', 'presenter']) {
+          if (mode === 'presenter') {
+            await page.keyboard.press('p');
+            await page.waitForSelector('.app.presenter');
+          }
+          const seen = await visibility(page, rows);
+          for (const sel of rows) assert.ok(seen[sel].visible, `${mode}: ${sel} is not in view: ${JSON.stringify(seen[sel])}`);
+          const fit = await page.$eval('.progress .table-wrap', (w) => ({ scroll: w.scrollWidth, client: w.clientWidth }));
+          assert.ok(fit.scroll <= fit.client, `${mode}: the table is ${fit.scroll} px wide in ${fit.client} px`);
+          await app.screenshot(`lesson-progress-${mode}-${viewport.width}`);
+        }
+      },
+      { path: '?preset=12-promote-learner', viewport },
+    ),
+  );
+}
 
 test('the first visit offers lesson 1 and the grouped lesson list beside a live cluster', { timeout: 60_000 }, () =>
   withApp(
