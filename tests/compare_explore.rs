@@ -63,6 +63,30 @@ fn stepping_line_by_line_keeps_both_clocks_together_and_matches_compare() {
             p.id
         );
         assert_eq!(end.failures_a, whole.failures_a, "{}", p.id);
+
+        // A shared comparison played a slice at a time (the browser, one slice per frame)
+        // ends exactly where the whole comparison does, with time passing between slices.
+        let mut run = CompareRun::new(p.text, &Variant::default()).unwrap();
+        let mut slices = 0;
+        while !run.run_for(10 * TICK_MS).unwrap() {
+            slices += 1;
+            assert!(slices < 1_000_000, "{}: run_for makes progress", p.id);
+        }
+        assert!(slices > 1, "{}: more than one slice", p.id);
+        assert!(run.done(), "{}", p.id);
+        let end = run.finish();
+        assert_eq!(
+            end.a.fingerprint(),
+            whole.a.fingerprint(),
+            "{}: sliced A",
+            p.id
+        );
+        assert_eq!(
+            end.b.fingerprint(),
+            whole.b.fingerprint(),
+            "{}: sliced B",
+            p.id
+        );
         assert_eq!(end.failures_b, whole.failures_b, "{}", p.id);
     }
 }

@@ -860,6 +860,21 @@ impl CompareRun {
         Ok(over)
     }
 
+    /// Plays the comparison on by at most `ms` of simulated time, the lines that take no
+    /// time included, so a long shared comparison can be played a slice per animation frame.
+    /// Ok(true) once every line has run. The runs pass exactly the states whole-line
+    /// [`CompareRun::step`]s pass (it is `tick_within` and `step`).
+    pub fn run_for(&mut self, ms: u64) -> Result<bool, String> {
+        let limit = self.ls.a.now.saturating_add(ms);
+        while !self.done() {
+            if !self.tick_within(limit)? {
+                return Ok(false);
+            }
+            self.step()?;
+        }
+        Ok(true)
+    }
+
     /// The index (in the parsed script's lines) of the next line to run; 1 after `new`.
     pub fn next_line(&self) -> usize {
         self.next

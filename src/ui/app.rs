@@ -12,7 +12,6 @@ use crate::sim::change;
 use crate::sim::client::Outcome;
 use crate::sim::event::EventKind;
 use crate::sim::history::Timeline;
-use crate::sim::player::Player;
 use crate::sim::{launch, share, Action, Options, TICK_MS};
 
 use super::dom::{self, FrameClock, KeyListener};
@@ -50,7 +49,7 @@ pub struct App {
     /// What had focus when the help opened.
     help_opener: Option<web_sys::HtmlElement>,
     /// A shared run still being replayed (see `location.rs`).
-    pub(super) replay: Option<Player>,
+    pub(super) replay: Option<super::location::Replay>,
     pub(super) dispatch: Callback<Msg>,
     _keys: Option<KeyListener>,
     announcer: Announcer,

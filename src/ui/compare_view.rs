@@ -98,33 +98,64 @@ impl Compare {
         }
     }
 
-    /// Runs every line (a shared run shown as a whole).
-    pub fn run_all(&mut self) {
-        self.sync_to(usize::MAX, u64::MAX, false);
+    /// Plays a shared run's comparison on by at most `ms` of simulated time; true once it
+    /// is over (every line run, or an error, which the panes show).
+    pub fn play_for(&mut self, ms: u64) -> bool {
+        if self.error.is_some() {
+            return true;
+        }
+        match self.run.run_for(ms) {
+            Ok(done) => done,
+            Err(e) => {
+                self.error = Some(e);
+                true
+            }
+        }
+    }
+
+    /// Run A's simulated time, ms.
+    pub fn now(&self) -> u64 {
+        self.run.a().now
     }
 }
 
 impl App {
-    /// Starts compare mode for scenario `text` when it declares a comparison or `with` asks
-    /// for one (ends it otherwise); a scenario that cannot be compared gives a notice.
-    pub(super) fn start_compare(&mut self, text: &str, with: &[(String, String)], lesson: bool) {
-        self.compare = match Compare::for_script(text, with) {
-            None => None,
-            Some(Ok(mut c)) => {
-                c.follows_lesson = lesson;
-                if !lesson {
-                    c.run_all();
-                }
-                Some(c)
-            }
-            Some(Err(e)) => {
+    /// Starts compare mode over the lesson of scenario `text` when it declares a comparison
+    /// or `with` asks for one (ends it otherwise); a scenario that cannot be compared gives
+    /// a notice.
+    pub(super) fn start_compare(&mut self, text: &str, with: &[(String, String)]) {
+        self.compare = self.new_compare(text, with);
+        self.sync_compare();
+    }
+
+    /// The comparison a `compare=` share link asks for, to be played to its end
+    /// ([`Compare::play_for`]) and then shown ([`App::show_compare`]); None, with a notice
+    /// when it cannot be compared.
+    pub(super) fn compare_for_shared(
+        &mut self,
+        text: &str,
+        with: &[(String, String)],
+    ) -> Option<Compare> {
+        let mut c = self.new_compare(text, with)?;
+        c.follows_lesson = false;
+        Some(c)
+    }
+
+    /// Shows a shared run's comparison, played to its end.
+    pub(super) fn show_compare(&mut self, c: Box<Compare>) {
+        self.compare = Some(*c);
+    }
+
+    fn new_compare(&mut self, text: &str, with: &[(String, String)]) -> Option<Compare> {
+        match Compare::for_script(text, with)? {
+            Ok(c) => Some(c),
+            Err(e) => {
                 self.ui.notice = Some(
                     crate::i18n::Msg::new("ui.note.cannot_compare").arg("error", e.to_string()),
                 );
                 None
             }
-        };
-        self.sync_compare();
+        }
     }
 
     /// Brings the panes to the line the lesson has reached; ends compare mode when the

@@ -54,7 +54,7 @@ impl App {
                 self.ui.explore.from_scenario = true;
                 self.drop_replay();
                 self.scenario = Some(Lesson::new(player, name, preset, text.to_string()));
-                self.start_compare(text, &[], true);
+                self.start_compare(text, &[]);
                 self.ui.script_error = None;
                 self.ui.selected_node = None;
                 self.ui.selected_msg = None;
@@ -103,7 +103,7 @@ impl App {
         let name = p.title_in(self.ui.lang).to_string();
         if self.load_script(name, text, Some(p)) {
             if let Then::Compare(with) = then {
-                self.start_compare(text, &with, true);
+                self.start_compare(text, &with);
             }
         }
     }

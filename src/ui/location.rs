@@ -9,10 +9,11 @@ use crate::sim::player::{PacedStop, Player};
 use crate::sim::scenario::Script;
 
 use super::app::{now_ms, App, Theme};
-use super::compare_view;
+use super::compare_view::{self, Compare};
 use super::dom;
 use super::lazy_text::Then;
 use super::pace::{Pace, FIXED};
+use super::state::Replaying;
 
 impl App {
     /// Applies the page address's settings (query and hash both count), validated once by
@@ -61,15 +62,7 @@ impl App {
             Source::Fresh => {}
             Source::Shared(text) => {
                 self.ui.welcome = false;
-                self.load_shared(text);
-                if let Some(w) = &compare_with {
-                    // Compare mode is a lesson over the free run: the replay ends first, as
-                    // its end would otherwise close the lesson.
-                    while self.replay.is_some() {
-                        self.replay_slice();
-                    }
-                    self.start_compare(text, w, false);
-                }
+                self.load_shared(text, compare_with);
             }
             Source::Preset(id) => {
                 // The lesson opens paused at its start card once its text is here; until
@@ -86,17 +79,25 @@ impl App {
         }
     }
 
-    /// Replays a shared run to its end and keeps it as the free run. The replay goes a slice
-    /// per animation frame ([`App::replay_slice`]): a short link can ask for hours of
-    /// simulated time (64 nodes, a million ticks: half a minute of work), and a page that ran
-    /// it at once stayed blank and deaf until it was done. A usual run ends within the first
-    /// slice, before the page is first drawn.
-    fn load_shared(&mut self, text: &str) {
+    /// Replays a shared run to its end and keeps it as the free run; with `compare`, then
+    /// plays the `compare=` link's two runs and shows them. Both go a slice per animation
+    /// frame ([`App::replay_slice`]): a short link can ask for hours of simulated time (64
+    /// nodes, a million ticks: half a minute of work), and a page that ran it at once stayed
+    /// blank and deaf until it was done. A usual run ends within the first slice, before the
+    /// page is first drawn.
+    fn load_shared(&mut self, text: &str, compare: Option<Vec<(String, String)>>) {
         match Script::parse(text) {
             Ok(script) => {
                 let bound = script.time_bound_ms();
-                self.replay = Some(Player::new(script));
-                self.ui.replaying = Some((0, bound));
+                self.replay = Some(Replay::Run {
+                    player: Box::new(Player::new(script)),
+                    then: compare.map(|w| (text.to_string(), w)),
+                });
+                self.ui.replaying = Some(Replaying {
+                    done: 0,
+                    bound,
+                    comparing: false,
+                });
                 self.ui.playing = false;
                 self.replay_slice();
                 self.sync_clock();
@@ -108,35 +109,58 @@ impl App {
         }
     }
 
-    /// Replays the shared run for about one frame's worth of work (or to its end), then
-    /// shows how far it got; at its end the run becomes the free run.
+    /// Replays the shared run (or plays its comparison) for about one frame's worth of
+    /// work, or to its end, then shows how far it got. At the run's end it becomes the free
+    /// run; at the comparison's end compare mode shows it.
     pub(super) fn replay_slice(&mut self) {
-        let Some(player) = self.replay.as_mut() else {
-            return;
-        };
         let start = now_ms();
-        let mut end = false;
+        let spent = || start.zip(now_ms()).map_or(0.0, |(s, e)| e - s);
         // Simulated time in small pieces, each one cheap even with many nodes, until the
         // frame's share of work is spent.
-        while !end {
-            end = matches!(player.run_for(SLICE_MS).stop, PacedStop::End);
-            let spent = start.zip(now_ms()).map_or(0.0, |(s, e)| e - s);
-            if spent >= FRAME_WORK_MS {
-                break;
+        let (end, now) = match self.replay.as_mut() {
+            None => return,
+            Some(Replay::Run { player, .. }) => {
+                let mut end = false;
+                while !end {
+                    end = matches!(player.run_for(SLICE_MS).stop, PacedStop::End);
+                    if spent() >= FRAME_WORK_MS {
+                        break;
+                    }
+                }
+                (end, player.timeline().map_or(0, |tl| tl.sim().now))
             }
-        }
-        if !end {
-            let now = player.timeline().map_or(0, |tl| tl.sim().now);
-            if let Some((done, bound)) = self.ui.replaying.as_mut() {
-                *done = now;
-                *bound = (*bound).max(now);
+            Some(Replay::Compare(c)) => {
+                let mut end = false;
+                while !end {
+                    end = c.play_for(SLICE_MS);
+                    if spent() >= FRAME_WORK_MS {
+                        break;
+                    }
+                }
+                (end, c.now())
             }
-            return;
-        }
-        self.ui.replaying = None;
-        let Some(player) = self.replay.take() else {
-            return;
         };
+        if !end {
+            if let Some(r) = self.ui.replaying.as_mut() {
+                r.done = now;
+                r.bound = r.bound.max(now);
+            }
+            return;
+        }
+        match self.replay.take() {
+            Some(Replay::Run { player, then }) => self.replayed(*player, then),
+            Some(Replay::Compare(c)) => {
+                self.ui.replaying = None;
+                self.show_compare(c);
+            }
+            None => {}
+        }
+    }
+
+    /// The shared run has been replayed: it becomes the free run, and its comparison, when
+    /// the link asked for one, starts playing.
+    fn replayed(&mut self, player: Player, then: Option<(String, Vec<(String, String)>)>) {
+        self.ui.replaying = None;
         let failures = player.failures().len();
         match player.into_timeline() {
             Some(tl) => {
@@ -151,15 +175,32 @@ impl App {
             }
             None => self.ui.notice = Some(Text::new("ui.note.share_no_cluster")),
         }
+        let Some((text, with)) = then else {
+            return;
+        };
+        if let Some(c) = self.compare_for_shared(&text, &with) {
+            let bound = Script::parse(&text).map_or(0, |s| s.time_bound_ms());
+            self.replay = Some(Replay::Compare(Box::new(c)));
+            self.ui.replaying = Some(Replaying {
+                done: 0,
+                bound,
+                comparing: true,
+            });
+            self.replay_slice();
+        }
     }
 
-    /// Stops a shared run's replay; the fresh cluster stays, paused.
+    /// Stops a shared run's replay, or its comparison's; the fresh cluster (or the run
+    /// replayed so far, when its comparison is stopped) stays, paused.
     pub(super) fn cancel_replay(&mut self) {
-        if self.replay.is_some() {
-            self.drop_replay();
-            self.ui.notice = Some(Text::new("ui.note.replay_cancelled"));
-            self.sync_clock();
-        }
+        let key = match self.replay {
+            Some(Replay::Run { .. }) => "ui.note.replay_cancelled",
+            Some(Replay::Compare(_)) => "ui.note.compare_cancelled",
+            None => return,
+        };
+        self.drop_replay();
+        self.ui.notice = Some(Text::new(key));
+        self.sync_clock();
     }
 
     /// Forgets a shared run still replaying. Called wherever a new run replaces the free run
@@ -169,6 +210,18 @@ impl App {
         self.replay = None;
         self.ui.replaying = None;
     }
+}
+
+/// A shared run's replay in progress, played a slice per animation frame.
+pub(super) enum Replay {
+    /// The run itself; then, for a `compare=` link, its comparison (the run's text and the
+    /// options to compare with).
+    Run {
+        player: Box<Player>,
+        then: Option<(String, Vec<(String, String)>)>,
+    },
+    /// The comparison's two runs, shown once played to their end.
+    Compare(Box<Compare>),
 }
 
 /// Simulated time per piece of a replay, ms: 10 ticks, a millisecond or two of work for 64

@@ -71,7 +71,7 @@ fn live(v: &View) -> Html {
 
 /// A shared run's replay while it lasts: how far it got, and a way to stop it.
 fn replaying(v: &View) -> Html {
-    let Some((done, bound)) = v.ui.replaying else {
+    let Some(r) = v.ui.replaying else {
         return html! {};
     };
     let l = v.ui.lang;
@@ -80,14 +80,24 @@ fn replaying(v: &View) -> Html {
     el!(
         "div",
         "class" = "notice replaying",
-        "data-replaying" = done.to_string()
+        "data-replaying" = r.done.to_string(),
+        "data-comparing" = r.comparing.to_string()
     )
-    .c(el!("span").c(tr!(
-        l,
-        "ui.replay.progress",
-        done = secs(done),
-        bound = secs(bound)
-    )))
+    .c(el!("span").c(if r.comparing {
+        tr!(
+            l,
+            "ui.replay.compare_progress",
+            done = secs(r.done),
+            bound = secs(r.bound)
+        )
+    } else {
+        tr!(
+            l,
+            "ui.replay.progress",
+            done = secs(r.done),
+            bound = secs(r.bound)
+        )
+    }))
     .c(el!(
         "button",
         "aria-label" = text!(l, "ui.replay.cancel_aria"),

@@ -82,9 +82,19 @@ pub struct Ui {
     pub live: String,
     /// The Explore tab's form and its search's state.
     pub explore: super::explore_panel::ExploreUi,
-    /// A shared run being replayed over several frames: (simulated ms so far, the most it
-    /// can take).
-    pub replaying: Option<(u64, u64)>,
+    /// A shared run being replayed over several frames.
+    pub replaying: Option<Replaying>,
+}
+
+/// How far a shared run's replay got, for its banner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Replaying {
+    /// Simulated ms so far (of the comparison's runs once `comparing`).
+    pub done: u64,
+    /// The most the run can take, ms (`Script::time_bound_ms`).
+    pub bound: u64,
+    /// The run is replayed; a `compare=` link's two runs are now being played.
+    pub comparing: bool,
 }
 
 /// Messages to the app: everything a person (or the animation clock) can do.

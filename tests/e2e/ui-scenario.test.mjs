@@ -312,6 +312,54 @@ test('a shared run that takes many frames to replay ends as the free run', { tim
   ),
 );
 
+// A share link can also ask for compare mode (`&compare=OPT=V`): its two runs were played at
+// once after the replay, so a long one froze the page for twice the replay's time. They now
+// play a slice per frame too, with the banner and its Stop, and then both panes are shown.
+test('a long shared run with compare= plays its comparison without freezing the page, and can be stopped', { timeout: 180_000 }, () =>
+  withApp(
+    'share-long-compare',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-replaying][data-comparing="true"]', { timeout: 90_000 });
+      assert.match(await page.textContent('[data-replaying]'), /Playing the shared comparison: [\d.]+ s of at most 3000\.0 s simulated/);
+      // The replayed run is the free run meanwhile: 9 nodes at its end.
+      assert.equal(await page.getAttribute('[data-now]', 'data-now'), '3000000');
+      const first = Number(await page.getAttribute('[data-replaying]', 'data-replaying'));
+      for (let i = 0; i < 3; i++) {
+        const t0 = Date.now();
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+        const waited = Date.now() - t0;
+        assert.ok(waited < 1_000, `a frame took ${waited} ms to come`);
+      }
+      await page.waitForFunction((f) => Number(document.querySelector('[data-replaying]')?.dataset.replaying) > f, first);
+      assert.equal(await page.locator('[data-pane]').count(), 0, 'no panes before the comparison is played');
+      await app.screenshot('share-long-compare-playing');
+      await page.click('[data-cancel-replay]');
+      await page.waitForSelector('[data-replaying]', { state: 'detached' });
+      assert.match(await page.textContent('[data-notice]'), /comparison was stopped/);
+      assert.equal(await page.locator('[data-pane]').count(), 0);
+      assert.equal(await page.getAttribute('[data-now]', 'data-now'), '3000000');
+      assert.equal(await page.locator('g.node[data-node]').count(), 9);
+    },
+    { path: `?compare=prevote=off${shareHash(`cluster 9 seed=1\n${'tick 3000\n'.repeat(10)}`)}` },
+  ),
+);
+
+test('a shared run with compare= ends with both panes played to the run\'s end', { timeout: 120_000 }, () =>
+  withApp(
+    'share-compare-done',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-pane="a"][data-compare-now]', { timeout: 90_000 });
+      assert.equal(await page.locator('[data-replaying]').count(), 0);
+      const nows = await page.$$eval('[data-pane]', (ps) => ps.map((p) => [p.dataset.pane, p.dataset.compareNow]));
+      assert.deepEqual(nows, [['a', '60000'], ['b', '60000']]);
+      assert.equal(await page.getAttribute('[data-now]', 'data-now'), '60000');
+    },
+    { path: `?compare=prevote=off${shareHash('cluster 3 seed=1\ntick 300\ntick 300\n')}`, viewport: { width: 1280, height: 720 } },
+  ),
+);
+
 // A pasted scenario is not a lesson: when it ends with failed checks, its card says "Scenario
 // finished", counts the scenario's failed checks and is drawn as a failure (it was a green
 // "Lesson complete" card, with "0 of 0 · end" above it).
