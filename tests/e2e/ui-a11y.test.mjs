@@ -119,3 +119,28 @@ test('390x844: the ✕ buttons are at least 24 px each way', { timeout: 60_000 }
     { viewport: { width: 390, height: 844 } },
   ),
 );
+
+// The event log's filters are labels around a checkbox: the whole label toggles its kind, and
+// it was 21 px tall (the checkbox alone 13 px), under WCAG 2.2's 24 px minimum; "all" and
+// "none" beside them likewise. On a phone they are as tall as the other buttons there.
+for (const [viewport, min] of [[{ width: 1280, height: 720 }, 24], [{ width: 390, height: 844 }, 32]]) {
+  test(`${viewport.width}x${viewport.height}: the event filters are at least ${min} px tall`, { timeout: 60_000 }, () =>
+    withApp(
+      `a11y-filter-targets-${viewport.width}`,
+      async (app) => {
+        const { page } = app;
+        await page.waitForSelector('.events .chips label');
+        const sizes = await page.$$eval('.events .chips label, .events .chips button', (els) =>
+          els.map((e) => [e.textContent.trim(), Math.round(e.getBoundingClientRect().width), Math.round(e.getBoundingClientRect().height)]));
+        assert.equal(sizes.length, 13, JSON.stringify(sizes));
+        const small = sizes.filter(([, w, h]) => h < min || w < 24);
+        assert.deepEqual(small, [], 'targets under the minimum');
+        // A click on the label's text toggles its kind.
+        const was = await page.$eval('.events .chips label.k-vote input', (i) => i.checked);
+        await page.click('.events .chips label.k-vote');
+        assert.equal(await page.$eval('.events .chips label.k-vote input', (i) => i.checked), !was);
+      },
+      { viewport },
+    ),
+  );
+}
