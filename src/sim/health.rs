@@ -16,6 +16,7 @@ use crate::raft::{Config, NodeId, ServerView};
 
 use super::cluster::{Sim, Status};
 use super::network::Network;
+use super::TICK_MS;
 
 /// etcd's HealthInterval: how long a peer must have been connected to count as healthy, ms.
 pub const HEALTH_INTERVAL_MS: u64 = 5000;
@@ -179,6 +180,33 @@ impl Sim {
             .collect()
     }
 
+    /// Whether the leader's progress table marks `peer` as not heard from: etcd's
+    /// `RecentActive` is false, which check-quorum counts against the leader. Every election
+    /// timeout the leader makes that check and then clears the flag for every peer, so for
+    /// the first moments after a check it is false for healthy peers too, until their reply
+    /// to the next heartbeat comes in, and a table that showed the flag as it stands flagged
+    /// every follower at each whole second. So within that window (a heartbeat interval, a
+    /// round trip at the slowest latency and a tick) only a peer the leader cannot reach now
+    /// (stopped, or cut off from it) is marked; past it, the flag as it stands. False
+    /// without a leader or for a non-member.
+    pub fn unheard_by_leader(&self, peer: NodeId) -> bool {
+        let Some(lead) = self.leader().and_then(|l| self.nodes.get(&l)) else {
+            return false;
+        };
+        let raft = &lead.raft;
+        let Some(pr) = raft.trk.progress.get(&peer) else {
+            return false;
+        };
+        if pr.recent_active || peer == raft.id {
+            return false;
+        }
+        let o = &self.opts;
+        let window = (o.heartbeat * TICK_MS + 2 * o.latency_max + TICK_MS)
+            .min(o.election.saturating_sub(1) * TICK_MS);
+        raft.election_elapsed * TICK_MS >= window
+            || !(self.is_running(peer) && self.net.connected(raft.id, peer))
+    }
+
     /// Since when `a` and `b` have been connected without a break (both running, link up),
     /// ms; None when they are not connected now.
     pub fn connected_since(&self, a: NodeId, b: NodeId) -> Option<u64> {
@@ -317,6 +345,44 @@ mod tests {
                 .map(|i| (i, sim.could_reach_quorum(i)))
                 .collect();
             assert_eq!(sim.reachability(), full, "reachability after {action:?}");
+        }
+    }
+
+    #[test]
+    fn a_healthy_peer_is_never_marked_unheard_and_a_cut_off_one_always_is() {
+        let mut sim = Sim::new(3, Options::default());
+        sim.tick(40);
+        let leader = sim.leader().expect("a leader after 4 s");
+        let peers: Vec<NodeId> = sim.ids().into_iter().filter(|i| *i != leader).collect();
+        let flag_of = |sim: &Sim, p: NodeId| {
+            let l = sim.nodes.get(&sim.leader().unwrap()).unwrap();
+            l.raft.trk.progress.get(&p).unwrap().recent_active
+        };
+        // Five election timeouts in 10 ms steps: the raw flag goes false at every check (so
+        // showing it as it stands flickers), the mark never does.
+        let mut raw_false = 0;
+        for _ in 0..500 {
+            sim.advance_to(sim.now + 10);
+            assert_eq!(sim.leader(), Some(leader));
+            for &p in &peers {
+                raw_false += usize::from(!flag_of(&sim, p));
+                assert!(!sim.unheard_by_leader(p), "n{p} marked at {} ms", sim.now);
+            }
+        }
+        assert!(raw_false > 0, "the raw flag was cleared by the checks");
+        // Cut one follower off: once a check has counted it out it stays marked, through
+        // the window after each later check too. (Check-quorum keeps the leader: 2 of 3.)
+        let cut = peers[0];
+        sim.apply(&Action::Cut(leader, cut)).unwrap();
+        sim.tick(11);
+        for _ in 0..300 {
+            sim.advance_to(sim.now + 10);
+            assert!(
+                sim.unheard_by_leader(cut),
+                "n{cut} unmarked at {} ms",
+                sim.now
+            );
+            assert!(!sim.unheard_by_leader(peers[1]));
         }
     }
 

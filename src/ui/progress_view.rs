@@ -1,7 +1,8 @@
 //! The leader's view of each follower and learner: match, next, probe / replicate /
-//! snapshot (and whether it was recently active, for check-quorum), inflight appends (and
-//! whether sending is paused); a learner's catch-up toward the promotion threshold on a row
-//! of its own. Five columns, so the table fits the side panel at 1024 px.
+//! snapshot (and whether it was heard from since the last check-quorum, as
+//! `Sim::unheard_by_leader` says), inflight appends (and whether sending is paused); a
+//! learner's catch-up toward the promotion threshold on a row of its own. Five columns, so
+//! the table fits the side panel at 1024 px.
 
 use crate::el;
 use crate::text;
@@ -110,7 +111,7 @@ pub fn render(v: &View) -> Html {
                 "title" = state_tip,
             )
             .c(state_label)
-            .c(if p.recent_active {
+            .c(if !sim.unheard_by_leader(*id) {
                 html! {}
             } else {
                 el!(

@@ -213,3 +213,28 @@ for (const viewport of [{ width: 1024, height: 768 }, { width: 1280, height: 720
     ),
   );
 }
+
+// etcd's RecentActive is cleared for every peer at each check-quorum, once per election
+// timeout, and set again by the next reply: shown as it stands, "inactive" stood on every
+// healthy follower at each whole second (the moment scenarios and lessons often stop at).
+// Right after a check only a peer the leader cannot reach is marked.
+test('right after a check-quorum, healthy followers are not marked inactive', { timeout: 90_000 }, () =>
+  withApp('progress-inactive-at-check', async (app) => {
+    const { page } = app;
+    await runPastedScenario(page, ['cluster 5 seed=1', 'await leader = n2 within 40', 'at 5000', ''].join('\n'));
+    assert.match(await page.textContent('[data-scenario]'), /all passed/);
+    await page.waitForSelector('[data-progress-node="n1"]');
+    assert.equal(await page.locator('[data-progress-node] [data-inactive]').count(), 0, 'no healthy follower marked at 5.0 s');
+  }),
+);
+
+test('right after a check-quorum, a follower cut off from the leader is still marked inactive', { timeout: 90_000 }, () =>
+  withApp('progress-inactive-cut-at-check', async (app) => {
+    const { page } = app;
+    await runPastedScenario(page, ['cluster 5 seed=1', 'await leader = n2 within 40', 'cut n2 n1', 'at 5000', ''].join('\n'));
+    assert.match(await page.textContent('[data-scenario]'), /all passed/);
+    await page.waitForSelector('[data-progress-node="n1"]');
+    assert.equal(await page.locator('[data-progress-node="n1"] [data-inactive]').count(), 1, 'the cut-off n1 is marked');
+    assert.equal(await page.locator('[data-progress-node] [data-inactive]').count(), 1, 'only n1');
+  }),
+);
