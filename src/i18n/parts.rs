@@ -76,6 +76,11 @@ pub fn headed(text: &str, digest: u32) -> bool {
 /// Fetches one part's file, or says why it could not: installed by the UI (`i18n::set_loader`).
 pub type Loader = fn(Lang, Part) -> Result<String, String>;
 
+/// How a refused part's error ends when the file is of another version of the app (the
+/// server was updated while the page was open): the page's error box then asks for a reload
+/// rather than for the network.
+pub const OTHER_VERSION: &str = "is from another version of raftlab";
+
 /// Told once why a part cannot be had (its load failed, or the file it got was refused):
 /// installed by the page (`i18n::set_loader`), which shows it in its error box.
 pub type Reporter = fn(&str);
@@ -198,7 +203,7 @@ impl Parts {
         }
         let name = format!("{}.{}", lang.code(), part.number());
         if !headed(&text, (layout.digest)(lang)) {
-            return Err(format!("{name} is from another version of raftlab"));
+            return Err(format!("{name} {OTHER_VERSION}"));
         }
         let catalog =
             Catalog::parse(Box::leak(text.into_boxed_str())).map_err(|e| format!("{name}: {e}"))?;

@@ -355,6 +355,15 @@ impl Component for App {
             if dom::from_text_field(&e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
                 return;
             }
+            // A checkbox's Space and a radio group's arrows are its own, not play and step.
+            if dom::on_choice(&e)
+                && matches!(
+                    e.key().as_str(),
+                    " " | "Spacebar" | "ArrowRight" | "ArrowLeft" | "ArrowUp" | "ArrowDown"
+                )
+            {
+                return;
+            }
             // While the modal help is open the page behind it takes no keys: Tab stays on the
             // dialog's one control, and only Escape and ? (which close it) act.
             if dom::exists(HELP_CLOSE) {

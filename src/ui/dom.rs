@@ -253,6 +253,16 @@ pub fn from_text_field(e: &web_sys::KeyboardEvent) -> bool {
     false
 }
 
+/// Whether the key goes to a focused checkbox or radio button, whose own keys are Space
+/// (tick it) and the arrows (choose in its group): without them a keyboard cannot use it.
+pub fn on_choice(e: &web_sys::KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .filter(|el| el.tag_name().eq_ignore_ascii_case("input"))
+        .and_then(|el| el.get_attribute("type"))
+        .is_some_and(|ty| matches!(ty.as_str(), "checkbox" | "radio"))
+}
+
 thread_local! {
     /// The hidden status element and the two values it holds, as last read or written: the
     /// status is written after every render, so neither the element nor its values are

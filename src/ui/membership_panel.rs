@@ -12,7 +12,6 @@ use crate::sim::{Action, Status};
 use super::app::{Msg, View};
 use super::forms::{parse_node, parse_nodes, Field};
 use super::h::send;
-use crate::i18n::Lang;
 use crate::tr;
 
 use super::glossary::tip_in as tip;
@@ -32,35 +31,23 @@ fn text_input(v: &View, field: Field, value: &str, label: &str, placeholder: &st
     .done()
 }
 
-fn checkbox(
-    v: &View,
-    l: Lang,
-    field: Field,
-    on: bool,
-    label: &str,
-    concept: &str,
-    disabled: bool,
-) -> Html {
+fn checkbox(v: &View, field: Field, on: bool, label: &str, title: &str, disabled: bool) -> Html {
     let onchange = v.link.callback(move |e: Event| {
         let i: web_sys::HtmlInputElement = e.target_unchecked_into();
         Msg::Field(field, i.checked().to_string())
     });
-    el!(
-        "label",
-        "class" = "check",
-        "title" = tip(l, concept).to_string()
-    )
-    .c(el!(
-        "input",
-        "type" = "checkbox",
-        "disabled" = disabled,
-        "aria-label" = label.to_string()
-    )
-    .on_change(onchange)
-    .checked(on)
-    .done())
-    .c(label.to_string())
-    .done()
+    el!("label", "class" = "check", "title" = title.to_string())
+        .c(el!(
+            "input",
+            "type" = "checkbox",
+            "disabled" = disabled,
+            "aria-label" = label.to_string()
+        )
+        .on_change(onchange)
+        .checked(on)
+        .done())
+        .c(label.to_string())
+        .done()
 }
 
 /// The panel.
@@ -223,20 +210,18 @@ pub fn render(v: &View) -> Html {
             .c(el!("div", "class" = "row wrap")
                 .c(checkbox(
                     v,
-                    l,
                     Field::AddMisconfigured,
                     f.add_misconfigured,
                     tr!(l, "ui.mem.misconfigured"),
-                    "misconfigured",
+                    tip(l, "misconfigured"),
                     false,
                 ))
                 .c(checkbox(
                     v,
-                    l,
                     Field::AddStart,
                     start_now,
                     tr!(l, "ui.mem.start_now"),
-                    "misconfigured",
+                    tr!(l, "ui.mem.start_now_tip"),
                     f.add_misconfigured,
                 )))
             .c(el!("div", "class" = "row").c(add_btn))

@@ -72,9 +72,15 @@ pub fn start() {
 /// Says in the page's error box why a catalog part cannot be had (as for the wasm's second
 /// part): the texts it holds would stay empty.
 fn report_part_failure(why: &str) {
-    dom::show_fatal(&format!(
-        "raftlab could not fetch part of its texts ({why}). Reload the page when the network is back."
-    ));
+    dom::show_fatal(&if why.ends_with(crate::i18n::parts::OTHER_VERSION) {
+        format!(
+            "raftlab was updated on the server while this page was open ({why}). Reload the page to use the new version."
+        )
+    } else {
+        format!(
+            "raftlab could not fetch part of its texts ({why}). Reload the page when the network is back."
+        )
+    });
 }
 
 fn mount() {

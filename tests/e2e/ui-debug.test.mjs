@@ -75,10 +75,11 @@ test('a write overwritten by a new leader says lost; heal resets the network for
 
 for (const [query, check] of [
   [
-    '?seed=abc',
+    '?seed=-3',
     async (page) => {
       assert.equal(await page.inputValue('input[aria-label="seed"]'), '1');
-      assert.match(await page.textContent('[data-notice]'), /seed=abc is not a whole number/);
+      // -3 is a whole number: the message names what a seed must be.
+      assert.match(await page.textContent('[data-notice]'), /seed=-3 is not a whole number from 0 up/);
     },
   ],
   [

@@ -202,3 +202,51 @@ test('Escape folds the cluster options and leaves focus on them', { timeout: 60_
     assert.ok(await page.evaluate(() => document.activeElement?.matches('.toolbar details.options > summary')));
   }),
 );
+
+// A form's checkboxes and radio buttons keep their own keys: Space ticks a checkbox and the
+// arrows choose in a radio group. The app's shortcuts took them (Space played or paused,
+// the arrows stepped a tick), so a keyboard could not add a learner or a misconfigured
+// member. Space and the arrows elsewhere still play and step.
+test('Space and the arrows work the membership form\'s radio buttons and checkboxes', { timeout: 60_000 }, () =>
+  withApp('keys-form-controls', async (app) => {
+    const { page } = app;
+    await page.waitForSelector('g.node[data-node]');
+    await pause(page);
+    const now = () => page.getAttribute('[data-now]', 'data-now');
+    await openTab(page, 'membership');
+    const voter = page.locator('input[aria-label="as voter"]');
+    const learner = page.locator('input[aria-label="as learner"]');
+    const misconfigured = page.locator('input[type=checkbox][aria-label="misconfigured peer URL"]');
+    const t0 = await now();
+    await voter.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('input[aria-label="as learner"]').checked);
+    assert.equal(await voter.isChecked(), false);
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => document.querySelector('input[aria-label="as voter"]').checked);
+    await misconfigured.focus();
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => document.querySelector('input[type=checkbox][aria-label="misconfigured peer URL"]').checked);
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'misconfigured peer URL', 'focus stays on the checkbox');
+    assert.equal(await playing(page), 'false', 'Space on the checkbox played');
+    assert.equal(await now(), t0, 'an arrow on the radio buttons stepped the run');
+    // Ticked as a learner through the keyboard, then added with Enter on the button.
+    await page.keyboard.press(' ');
+    await learner.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('input[aria-label="as voter"]').checked);
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => document.querySelector('input[aria-label="as learner"]').checked);
+    assert.match(await page.textContent('[data-etcdctl-preview]'), /--learner/);
+    // The start checkbox's tooltip is its own, not the misconfigured one's.
+    const startTip = await page.getAttribute('label.check:has(input[aria-label="start its process now"])', 'title');
+    assert.match(startTip, /process/);
+    assert.doesNotMatch(startTip, /wrong peer URL can never be reached/);
+    // Away from the form, Space still plays and an arrow still steps.
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((t) => document.querySelector('[data-now]').dataset.now !== t, t0);
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => document.querySelector('.toolbar button[data-playing]').dataset.playing === 'true');
+  }),
+);

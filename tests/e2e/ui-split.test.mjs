@@ -97,6 +97,27 @@ test('without its texts the page says why once, and messages in the error box ar
   }
 });
 
+// The server updated while a page was open: a part of the texts fetched afterwards is the new
+// version's, and is refused. The error box said to reload "when the network is back", which
+// was fine; it now says what happened and that a reload fixes it.
+test('a part of the texts from a newer version asks for a reload, not for the network', { timeout: 60_000 }, async () => {
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.route(/\/i18n\/en\.1\.txt$/, (r) => r.fulfill({ status: 200, contentType: 'text/plain', body: '# raftlab catalog 0000000000000000\nui.x = y\n' }));
+    await page.goto(APP_URL);
+    await page.waitForSelector('#fatal:not([hidden])');
+    assert.equal(
+      await page.textContent('#fatal-message'),
+      'raftlab was updated on the server while this page was open (en.1 is from another version of raftlab). Reload the page to use the new version.',
+    );
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+});
+
 // The catalogs come in two parts too (src/i18n/parts.rs): the first part of the page's
 // language before it mounts, the rest when a text in it is first read, and no other file.
 const CATALOG = /\/i18n\/(en|zh)\.([12])\.txt$/;
