@@ -57,7 +57,15 @@ pub fn render(v: &View) -> Html {
         .leader()
         .and_then(|l| sim.nodes.get(&l))
         .map(|n| &n.raft);
-    let labels = sim.nodes.values().map(|n| label(v, n)).collect::<Html>();
+    // A learner by the configuration in force, as the drawing names it: a new learner's own
+    // raft learns it is one only when it applies that entry, and until then its row said
+    // "follower" beside a drawing that said "learner".
+    let learners = sim.config().learners;
+    let labels = sim
+        .nodes
+        .values()
+        .map(|n| label(v, n, learners.contains(&n.raft.id)))
+        .collect::<Html>();
     let rows = sim
         .nodes
         .values()
@@ -144,7 +152,7 @@ pub fn render(v: &View) -> Html {
     .done()
 }
 
-fn label(v: &View, n: &SimNode) -> Html {
+fn label(v: &View, n: &SimNode, learner_in_config: bool) -> Html {
     let r = &n.raft;
     let id = r.id;
     let lead = n.status == Status::Running && r.role == Role::Leader;
@@ -152,7 +160,7 @@ fn label(v: &View, n: &SimNode) -> Html {
     let l = v.ui.lang;
     let role = if n.status != Status::Running {
         labels::status(n.status).render(l)
-    } else if r.is_learner() {
+    } else if r.is_learner() || learner_in_config {
         tr!(l, "role.learner").to_string()
     } else {
         labels::role(r.role).render(l)

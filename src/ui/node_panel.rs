@@ -181,7 +181,9 @@ pub fn render(v: &View) -> Html {
             status = labels::status(n.status).render(l),
             role = role_name
         )
-    } else if r.is_learner() {
+    } else if r.is_learner() || v.sim.config().learners.contains(&r.id) {
+        // A learner by the configuration in force, as the drawing and the logs name it
+        // (its own raft knows once it applies that entry); the table's role is raft's.
         tr!(l, "role.learner").to_string()
     } else {
         role_name.clone()
