@@ -238,3 +238,20 @@ test('right after a check-quorum, a follower cut off from the leader is still ma
     assert.equal(await page.locator('[data-progress-node] [data-inactive]').count(), 1, 'only n1');
   }),
 );
+
+// A learner that has just started does not know yet that it is one (its raft learns it when it
+// applies the entry that added it): the drawing named it "learner" by the configuration, and its
+// log row and node panel said "follower" at the same moment.
+test('a just-started learner is a learner in the drawing, its log row and its panel alike', { timeout: 90_000 }, () =>
+  withApp('learner-labels-agree', async (app) => {
+    const { page } = app;
+    await runPastedScenario(page, ['cluster 3 seed=1', 'await leader = n2 within 40', 'at 5100', 'member add n4 learner',
+      'await outcome = committed within 5', 'start n4', ''].join('\n'));
+    assert.match(await page.textContent('[data-scenario]'), /all passed/);
+    assert.equal(await page.getAttribute('g.node[data-node="n4"]', 'data-learner'), 'true');
+    const row = await page.$$eval('.log-label', (ls) => ls.map((l) => l.textContent.replace(/\s+/g, ' ').trim()).find((t) => t.startsWith('n4')));
+    assert.match(row, /^n4\s*learner/, `the log row says: ${row}`);
+    await page.click('g.node[data-node="n4"]');
+    assert.match(await page.textContent('[data-panel-node="n4"] h3'), /n4 — learner/);
+  }),
+);
