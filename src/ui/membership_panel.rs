@@ -7,6 +7,7 @@ use crate::text;
 use yew::prelude::*;
 use yew::TargetCast;
 
+use crate::sim::client::ReqKind;
 use crate::sim::{Action, Status};
 
 use super::app::{Msg, View};
@@ -233,6 +234,7 @@ pub fn render(v: &View) -> Html {
                 ),
                 &preview,
             )))
+        .c(latest_change(v))
         .c(el!("fieldset")
             .c(el!("legend", "title" = tip(l, "promote")).c(text!(l, "ui.mem.promote_legend")))
             .c(if cfg.learners.is_empty() {
@@ -268,5 +270,25 @@ pub fn render(v: &View) -> Html {
                         "n1 n2",
                     )))
                 .c(joint_btn)))
+        .done()
+}
+
+/// The newest membership request and its outcome, beside the forms that make them: etcd's
+/// refusals ("unhealthy cluster", a promotion refused) were only on the request line under
+/// the drawing, off screen on a phone while the operator looks at this tab.
+fn latest_change(v: &View) -> Html {
+    let Some(r) = v
+        .sim
+        .requests
+        .values()
+        .next_back()
+        .filter(|r| matches!(r.kind, ReqKind::Member { .. }))
+    else {
+        return Html::default();
+    };
+    let l = v.ui.lang;
+    el!("div", "class" = "latest big", "data-latest-change" = "")
+        .c(text!(l, "ui.node.latest"))
+        .c(super::action_bar::request_line(l, r))
         .done()
 }

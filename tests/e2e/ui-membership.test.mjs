@@ -255,3 +255,27 @@ test('a just-started learner is a learner in the drawing, its log row and its pa
     assert.match(await page.textContent('[data-panel-node="n4"] h3'), /n4 — learner/);
   }),
 );
+
+// On a phone the request line is under the drawing, far above the Membership tab: a refused
+// member add changed nothing beside the button. The tab now shows the latest membership
+// request and its outcome under the add form.
+test('390x844: a refused member add says so in the Membership tab, in view of its button', { timeout: 90_000 }, () =>
+  withApp(
+    'membership-latest-phone',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('g.node[data-role="leader"]', { timeout: 30_000 });
+      await openTab(page, 'membership');
+      assert.equal(await page.locator('[data-latest-change]').count(), 0, 'nothing before a membership request');
+      await page.click('button[aria-label="add member"]');
+      await page.waitForSelector('[data-latest-change]');
+      assert.match(await page.textContent('[data-latest-change]'), /unhealthy cluster/);
+      const [box, button] = await Promise.all(['[data-latest-change]', 'button[aria-label="add member"]'].map((s) =>
+        page.$eval(s, (e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; })));
+      assert.ok(box.top >= 0 && box.top <= 844 - 60, `the outcome begins on screen: ${JSON.stringify(box)}`);
+      assert.ok(Math.abs(box.top - button.bottom) < 200, `next to the button: ${JSON.stringify({ box, button })}`);
+      await app.screenshot('membership-latest-phone');
+    },
+    { viewport: { width: 390, height: 844 } },
+  ),
+);
