@@ -344,7 +344,7 @@ test('中文: next-change and event steps, a failed scenario line and the error 
 );
 
 for (const [name, path, expected] of [
-  ['bad address parameters', '?lang=zh&seed=abc&n=99&bogus=1&speed=fast&theme=x&preset=nope', /不是整数.*不认识参数「bogus」/],
+  ['bad address parameters', '?lang=zh&seed=abc&n=99&bogus=1&speed=fast&theme=x&preset=nope', /不是不小于 0 的整数.*不认识参数「bogus」/],
   ['a damaged share link', '?lang=zh#run=v1.AAAA.00000000', /分享链接无法打开：链接已损坏/],
   ['a foreign share link', '?lang=zh#run=hello', /不是 raftlab 生成的/],
   ['a bad compare= value', '?lang=zh&preset=04-leader-isolated&compare=seed=3', /不能改种子/],
