@@ -44,6 +44,8 @@ export async function playLesson(page) {
   for (let step = shown; step <= steps; step++) {
     await waitStep(page, step, 120_000);
     shown = step;
+    // A lesson whose last line is its last narration ends there: the end card comes with it.
+    if (step === steps && (await page.$('[data-lesson-end]'))) break;
     await page.click(CONTINUE);
   }
   await page.waitForSelector('[data-lesson-end]', { timeout: 120_000 });
