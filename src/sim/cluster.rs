@@ -94,6 +94,15 @@ pub struct SimNode {
     pub epoch: u64,
 }
 
+impl SimNode {
+    /// Whether it is a learner by its own raft or by `learners`, the configuration in force's
+    /// (`Sim::config`): a new learner's raft learns it is one only when it applies the entry
+    /// that added it, and until then every view still names it a learner.
+    pub fn is_learner(&self, learners: &VecSet<NodeId>) -> bool {
+        self.raft.is_learner() || learners.contains(&self.raft.id)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 enum Due {
     Tick {

@@ -64,7 +64,7 @@ pub fn render(v: &View) -> Html {
     let labels = sim
         .nodes
         .values()
-        .map(|n| label(v, n, learners.contains(&n.raft.id)))
+        .map(|n| label(v, n, n.is_learner(&learners)))
         .collect::<Html>();
     let rows = sim
         .nodes
@@ -152,7 +152,7 @@ pub fn render(v: &View) -> Html {
     .done()
 }
 
-fn label(v: &View, n: &SimNode, learner_in_config: bool) -> Html {
+fn label(v: &View, n: &SimNode, learner: bool) -> Html {
     let r = &n.raft;
     let id = r.id;
     let lead = n.status == Status::Running && r.role == Role::Leader;
@@ -160,7 +160,7 @@ fn label(v: &View, n: &SimNode, learner_in_config: bool) -> Html {
     let l = v.ui.lang;
     let role = if n.status != Status::Running {
         labels::status(n.status).render(l)
-    } else if r.is_learner() || learner_in_config {
+    } else if learner {
         tr!(l, "role.learner").to_string()
     } else {
         labels::role(r.role).render(l)

@@ -71,7 +71,7 @@ pub(super) fn node_props(
     let raft = &n.raft;
     let id = raft.id;
     let running = n.status == Status::Running;
-    let learner = raft.is_learner() || learners.contains(&id);
+    let learner = n.is_learner(learners);
     let l = v.ui.lang;
     let status_label = match n.status {
         Status::Running if learner => tr!(l, "role.learner").to_string(),

@@ -66,9 +66,8 @@ fn button(v: &View, label: &str, concept: &str, action: Action, class: &'static 
     .done()
 }
 
-fn actions(v: &View, n: &SimNode) -> Html {
+fn actions(v: &View, n: &SimNode, learner: bool) -> Html {
     let id: NodeId = n.raft.id;
-    let learner = n.raft.is_learner() || v.sim.config().learners.contains(&id);
     let l = v.ui.lang;
     let life = match n.status {
         Status::Running => button(v, tr!(l, "ui.node.kill"), "", Action::Kill(id), "danger"),
@@ -152,6 +151,7 @@ pub fn render(v: &View) -> Html {
     };
     let r = &n.raft;
     let l = v.ui.lang;
+    let learner = n.is_learner(&v.sim.config().learners);
     let row = |k: &str, val: String, concept: &str| {
         el!("tr", "title" = tip(l, concept).to_string())
             .c(el!("th", "scope" = "row").c(k.to_string()))
@@ -181,9 +181,8 @@ pub fn render(v: &View) -> Html {
             status = labels::status(n.status).render(l),
             role = role_name
         )
-    } else if r.is_learner() || v.sim.config().learners.contains(&r.id) {
-        // A learner by the configuration in force, as the drawing and the logs name it
-        // (its own raft knows once it applies that entry); the table's role is raft's.
+    } else if learner {
+        // As the drawing and the logs name it; the table's role is raft's own.
         tr!(l, "role.learner").to_string()
     } else {
         role_name.clone()
@@ -203,7 +202,7 @@ pub fn render(v: &View) -> Html {
         )
         .on_click(close)
         .c(text!(l, "ui.close"))))
-    .c(actions(v, n))
+    .c(actions(v, n, learner))
     .c(if let Some(req) = latest {
         el!("div", "class" = "latest big")
             .c(text!(l, "ui.node.latest"))
