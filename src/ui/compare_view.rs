@@ -129,8 +129,8 @@ impl App {
     }
 
     /// The comparison a `compare=` share link asks for, to be played to its end
-    /// ([`Compare::play_for`]) and then shown ([`App::show_compare`]); None, with a notice
-    /// when it cannot be compared.
+    /// ([`Compare::play_for`]) and then shown; None, with a notice when it cannot be
+    /// compared.
     pub(super) fn compare_for_shared(
         &mut self,
         text: &str,
@@ -139,11 +139,6 @@ impl App {
         let mut c = self.new_compare(text, with)?;
         c.follows_lesson = false;
         Some(c)
-    }
-
-    /// Shows a shared run's comparison, played to its end.
-    pub(super) fn show_compare(&mut self, c: Box<Compare>) {
-        self.compare = Some(*c);
     }
 
     fn new_compare(&mut self, text: &str, with: &[(String, String)]) -> Option<Compare> {

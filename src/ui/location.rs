@@ -113,32 +113,13 @@ impl App {
     /// work, or to its end, then shows how far it got. At the run's end it becomes the free
     /// run; at the comparison's end compare mode shows it.
     pub(super) fn replay_slice(&mut self) {
-        let start = now_ms();
-        let spent = || start.zip(now_ms()).map_or(0.0, |(s, e)| e - s);
-        // Simulated time in small pieces, each one cheap even with many nodes, until the
-        // frame's share of work is spent.
         let (end, now) = match self.replay.as_mut() {
             None => return,
-            Some(Replay::Run { player, .. }) => {
-                let mut end = false;
-                while !end {
-                    end = matches!(player.run_for(SLICE_MS).stop, PacedStop::End);
-                    if spent() >= FRAME_WORK_MS {
-                        break;
-                    }
-                }
-                (end, player.timeline().map_or(0, |tl| tl.sim().now))
-            }
-            Some(Replay::Compare(c)) => {
-                let mut end = false;
-                while !end {
-                    end = c.play_for(SLICE_MS);
-                    if spent() >= FRAME_WORK_MS {
-                        break;
-                    }
-                }
-                (end, c.now())
-            }
+            Some(Replay::Run { player, .. }) => (
+                within_frame(|| matches!(player.run_for(SLICE_MS).stop, PacedStop::End)),
+                player.timeline().map_or(0, |tl| tl.sim().now),
+            ),
+            Some(Replay::Compare(c)) => (within_frame(|| c.play_for(SLICE_MS)), c.now()),
         };
         if !end {
             if let Some(r) = self.ui.replaying.as_mut() {
@@ -151,7 +132,7 @@ impl App {
             Some(Replay::Run { player, then }) => self.replayed(*player, then),
             Some(Replay::Compare(c)) => {
                 self.ui.replaying = None;
-                self.show_compare(c);
+                self.compare = Some(*c);
             }
             None => {}
         }
@@ -160,7 +141,8 @@ impl App {
     /// The shared run has been replayed: it becomes the free run, and its comparison, when
     /// the link asked for one, starts playing.
     fn replayed(&mut self, player: Player, then: Option<(String, Vec<(String, String)>)>) {
-        self.ui.replaying = None;
+        // The comparison plays the same script: the same bound.
+        let bound = self.ui.replaying.take().map_or(0, |r| r.bound);
         let failures = player.failures().len();
         match player.into_timeline() {
             Some(tl) => {
@@ -179,7 +161,6 @@ impl App {
             return;
         };
         if let Some(c) = self.compare_for_shared(&text, &with) {
-            let bound = Script::parse(&text).map_or(0, |s| s.time_bound_ms());
             self.replay = Some(Replay::Compare(Box::new(c)));
             self.ui.replaying = Some(Replaying {
                 done: 0,
@@ -222,6 +203,20 @@ pub(super) enum Replay {
     },
     /// The comparison's two runs, shown once played to their end.
     Compare(Box<Compare>),
+}
+
+/// Runs `piece` (a slice of simulated time; true once the work is over) until the work is
+/// over or the frame's share of wall time is spent; returns whether the work is over.
+fn within_frame(mut piece: impl FnMut() -> bool) -> bool {
+    let start = now_ms();
+    loop {
+        if piece() {
+            return true;
+        }
+        if start.zip(now_ms()).map_or(0.0, |(s, e)| e - s) >= FRAME_WORK_MS {
+            return false;
+        }
+    }
 }
 
 /// Simulated time per piece of a replay, ms: 10 ticks, a millisecond or two of work for 64
