@@ -41,6 +41,15 @@ fn describe_without_error(l: Lang, r: &Request) -> String {
     }
 }
 
+/// The latest request as a labelled box, in a tab beside the controls that made it (the
+/// node and the membership tabs).
+pub fn latest_box(l: Lang, r: &Request) -> Html {
+    el!("div", "class" = "latest big")
+        .c(text!(l, "ui.node.latest"))
+        .c(request_line(l, r))
+        .done()
+}
+
 /// One request as a line.
 pub fn request_line(l: Lang, r: &Request) -> Html {
     let via = r

@@ -286,9 +286,7 @@ fn latest_change(v: &View) -> Html {
     else {
         return Html::default();
     };
-    let l = v.ui.lang;
-    el!("div", "class" = "latest big", "data-latest-change" = "")
-        .c(text!(l, "ui.node.latest"))
-        .c(super::action_bar::request_line(l, r))
+    el!("div", "data-latest-change" = "")
+        .c(super::action_bar::latest_box(v.ui.lang, r))
         .done()
 }

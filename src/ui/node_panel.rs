@@ -7,7 +7,7 @@ use yew::prelude::*;
 use crate::raft::NodeId;
 use crate::sim::{Action, SimNode, Status};
 
-use super::action_bar::request_line;
+use super::action_bar::latest_box;
 use super::app::{Msg, View};
 use super::h::send;
 use crate::sim::labels;
@@ -203,14 +203,7 @@ pub fn render(v: &View) -> Html {
         .on_click(close)
         .c(text!(l, "ui.close"))))
     .c(actions(v, n, learner))
-    .c(if let Some(req) = latest {
-        el!("div", "class" = "latest big")
-            .c(text!(l, "ui.node.latest"))
-            .c(request_line(l, req))
-            .done()
-    } else {
-        Html::default()
-    })
+    .c(latest.map_or_else(Html::default, |req| latest_box(l, req)))
     .c(el!("table", "class" = "kv")
         .c(row(tr!(l, "ui.node.status"), status, "misconfigured"))
         .c(row(tr!(l, "ui.node.role"), role_name, r.role.name()))
