@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::raft::quorum::quorum_size;
 use crate::raft::vec_map::{VecMap, VecSet};
-use crate::raft::{Config, NodeId, ServerView};
+use crate::raft::{Config, NodeId, Raft, ServerView};
 
 use super::cluster::{Sim, Status};
 use super::network::Network;
@@ -187,13 +187,10 @@ impl Sim {
     /// to the next heartbeat comes in, and a table that showed the flag as it stands flagged
     /// every follower at each whole second. So within that window (a heartbeat interval, a
     /// round trip at the slowest latency and a tick) only a peer the leader cannot reach now
-    /// (stopped, or cut off from it) is marked; past it, the flag as it stands. False
-    /// without a leader or for a non-member.
-    pub fn unheard_by_leader(&self, peer: NodeId) -> bool {
-        let Some(lead) = self.leader().and_then(|l| self.nodes.get(&l)) else {
-            return false;
-        };
-        let raft = &lead.raft;
+    /// (stopped, or cut off from it) is marked; past it, the flag as it stands. `raft` is the
+    /// leader's ([`Sim::leader`]), which the table has at hand for every row. False for the
+    /// leader itself and for a non-member.
+    pub fn unheard_by_leader(&self, raft: &Raft, peer: NodeId) -> bool {
         let Some(pr) = raft.trk.progress.get(&peer) else {
             return false;
         };
@@ -354,10 +351,11 @@ mod tests {
         sim.tick(40);
         let leader = sim.leader().expect("a leader after 4 s");
         let peers: Vec<NodeId> = sim.ids().into_iter().filter(|i| *i != leader).collect();
-        let flag_of = |sim: &Sim, p: NodeId| {
-            let l = sim.nodes.get(&sim.leader().unwrap()).unwrap();
-            l.raft.trk.progress.get(&p).unwrap().recent_active
-        };
+        fn lead(sim: &Sim) -> &Raft {
+            &sim.nodes.get(&sim.leader().unwrap()).unwrap().raft
+        }
+        let flag_of = |sim: &Sim, p: NodeId| lead(sim).trk.progress.get(&p).unwrap().recent_active;
+        let unheard = |sim: &Sim, p: NodeId| sim.unheard_by_leader(lead(sim), p);
         // Five election timeouts in 10 ms steps: the raw flag goes false at every check (so
         // showing it as it stands flickers), the mark never does.
         let mut raw_false = 0;
@@ -366,7 +364,7 @@ mod tests {
             assert_eq!(sim.leader(), Some(leader));
             for &p in &peers {
                 raw_false += usize::from(!flag_of(&sim, p));
-                assert!(!sim.unheard_by_leader(p), "n{p} marked at {} ms", sim.now);
+                assert!(!unheard(&sim, p), "n{p} marked at {} ms", sim.now);
             }
         }
         assert!(raw_false > 0, "the raw flag was cleared by the checks");
@@ -377,12 +375,8 @@ mod tests {
         sim.tick(11);
         for _ in 0..300 {
             sim.advance_to(sim.now + 10);
-            assert!(
-                sim.unheard_by_leader(cut),
-                "n{cut} unmarked at {} ms",
-                sim.now
-            );
-            assert!(!sim.unheard_by_leader(peers[1]));
+            assert!(unheard(&sim, cut), "n{cut} unmarked at {} ms", sim.now);
+            assert!(!unheard(&sim, peers[1]));
         }
     }
 

@@ -276,7 +276,7 @@ fn progress_stamp(v: &View) -> u64 {
                 p.inflights.count(),
                 p.inflights.cap,
                 p.is_paused(),
-                sim.unheard_by_leader(*id),
+                sim.unheard_by_leader(raft, *id),
                 p.is_learner,
             )
         })

@@ -111,7 +111,7 @@ pub fn render(v: &View) -> Html {
                 "title" = state_tip,
             )
             .c(state_label)
-            .c(if !sim.unheard_by_leader(*id) {
+            .c(if !sim.unheard_by_leader(raft, *id) {
                 html! {}
             } else {
                 el!(
