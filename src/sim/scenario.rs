@@ -818,17 +818,12 @@ impl Script {
 mod tests {
     #[test]
     fn time_bound_counts_ticks_awaits_and_jumps() {
-        let s = Script::parse(
-            "cluster 3\ntick 5\nawait leader != none within 40\npropose a=1\nat 2000\nat 100 tick 3\n",
-        )
-        .unwrap();
+        let text =
+            "cluster 3\ntick 5\nawait leader != none within 40\npropose a=1\nat 2000\nat 100 tick 3\n";
         // 5 ticks and at most 40 more: 4,500 ms, past both `at`s; the last one's tick adds
         // 300 ms. The run itself meets its `await` sooner and ends earlier.
-        assert_eq!(s.time_bound_ms(), 4_800);
-        let run = crate::sim::player::run_text(
-            "cluster 3\ntick 5\nawait leader != none within 40\npropose a=1\nat 2000\nat 100 tick 3\n",
-        )
-        .unwrap();
+        assert_eq!(Script::parse(text).unwrap().time_bound_ms(), 4_800);
+        let run = crate::sim::player::run_text(text).unwrap();
         assert!(run.time_ms <= 4_800, "the run took {} ms", run.time_ms);
     }
 

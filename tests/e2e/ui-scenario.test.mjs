@@ -236,6 +236,19 @@ function shareHash(text) {
   return `#run=v1.${bytes.toString('base64url')}.${h.toString(16).padStart(8, '0')}`;
 }
 
+/** While a shared run replays, frames keep coming (each within a second) and its banner's
+ * progress moves on. */
+async function assertReplayAnswers(page) {
+  const first = Number(await page.getAttribute('[data-replaying]', 'data-replaying'));
+  for (let i = 0; i < 3; i++) {
+    const t0 = Date.now();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+    const waited = Date.now() - t0;
+    assert.ok(waited < 1_000, `a frame took ${waited} ms to come`);
+  }
+  await page.waitForFunction((f) => Number(document.querySelector('[data-replaying]')?.dataset.replaying) > f, first);
+}
+
 // A short link may ask for hours of simulated time: 64 nodes and a million ticks fit in 200
 // characters, and the page replayed them at once, blank and deaf for half a minute. The replay
 // now goes a slice per frame, shows how far it got, and can be stopped.
@@ -247,14 +260,7 @@ test('a long shared run replays without freezing the page, and can be stopped', 
       await page.waitForSelector('[data-replaying]', { timeout: 20_000 });
       assert.match(await page.textContent('[data-replaying]'), /Replaying the shared run: [\d.]+ s of at most 100000\.0 s simulated/);
       // The page answers while the replay runs, and the replay moves on.
-      const first = Number(await page.getAttribute('[data-replaying]', 'data-replaying'));
-      for (let i = 0; i < 3; i++) {
-        const t0 = Date.now();
-        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
-        const waited = Date.now() - t0;
-        assert.ok(waited < 1_000, `a frame took ${waited} ms to come`);
-      }
-      await page.waitForFunction((f) => Number(document.querySelector('[data-replaying]')?.dataset.replaying) > f, first);
+      await assertReplayAnswers(page);
       await app.screenshot('share-long-replaying');
       await page.click('[data-cancel-replay]');
       await page.waitForSelector('[data-replaying]', { state: 'detached' });
@@ -324,14 +330,7 @@ test('a long shared run with compare= plays its comparison without freezing the 
       assert.match(await page.textContent('[data-replaying]'), /Playing the shared comparison: [\d.]+ s of at most 3000\.0 s simulated/);
       // The replayed run is the free run meanwhile: 9 nodes at its end.
       assert.equal(await page.getAttribute('[data-now]', 'data-now'), '3000000');
-      const first = Number(await page.getAttribute('[data-replaying]', 'data-replaying'));
-      for (let i = 0; i < 3; i++) {
-        const t0 = Date.now();
-        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
-        const waited = Date.now() - t0;
-        assert.ok(waited < 1_000, `a frame took ${waited} ms to come`);
-      }
-      await page.waitForFunction((f) => Number(document.querySelector('[data-replaying]')?.dataset.replaying) > f, first);
+      await assertReplayAnswers(page);
       assert.equal(await page.locator('[data-pane]').count(), 0, 'no panes before the comparison is played');
       await app.screenshot('share-long-compare-playing');
       await page.click('[data-cancel-replay]');
