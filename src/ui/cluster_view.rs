@@ -24,10 +24,11 @@ use super::message_view;
 use super::node_glyph::{node_props, NodeGlyph};
 use super::style::{group_letter, node_name};
 
-/// Node positions, by id, and the node radius.
+/// Node positions, by id, the node radius and the drawing's frame.
 pub struct Layout {
     pub pos: Positions,
     pub r: f64,
+    pub frame: geometry::Frame,
 }
 
 /// Where each node is drawn: pairs sorted by id. A handful of nodes, looked up by binary
@@ -45,18 +46,19 @@ impl Positions {
 /// Where every node is drawn.
 pub fn layout(v: &View) -> Layout {
     let n = v.sim.nodes.len();
-    let (_, r) = geometry::ring(n);
+    let frame = geometry::frame(n);
     // The node map iterates in id order, so the pairs come sorted.
     let pos = v
         .sim
         .nodes
         .keys()
         .enumerate()
-        .map(|(i, id)| (*id, geometry::node_pos(i, n)))
+        .map(|(i, id)| (*id, frame.node_pos(i, n)))
         .collect();
     Layout {
         pos: Positions(pos),
-        r,
+        r: frame.r,
+        frame,
     }
 }
 
@@ -134,8 +136,8 @@ pub fn render(v: &View) -> Html {
     );
     let empty = v.sim.nodes.is_empty();
     let (w, h) = (
-        crate::sim::decimal::shortest(geometry::WIDTH),
-        crate::sim::decimal::shortest(geometry::HEIGHT),
+        crate::sim::decimal::shortest(lay.frame.width),
+        crate::sim::decimal::shortest(lay.frame.height),
     );
     el!(
         "svg",
@@ -155,7 +157,7 @@ pub fn render(v: &View) -> Html {
         .c(if empty {
             el!(
                 "text",
-                "x" = fmt(geometry::WIDTH / 2.0),
+                "x" = fmt(lay.frame.width / 2.0),
                 "y" = "220",
                 "text-anchor" = "middle",
                 "class" = "hint",
@@ -191,7 +193,7 @@ fn hull(l: Lang, g: usize, ids: &[NodeId], lay: &Layout) -> Option<HullShape> {
         .collect::<Vec<_>>()
         .join(" ");
     // The group's letter, outside its first node.
-    let label_at = geometry::towards(first, geometry::centre(), -(pad + 10.0));
+    let label_at = geometry::towards(first, lay.frame.centre, -(pad + 10.0));
     Some(HullShape {
         group: g,
         title: tr!(l, "ui.cv.group", group = group_letter(g), members = members),

@@ -11,49 +11,88 @@ pub struct Pt {
     pub y: f64,
 }
 
-/// The drawing's size in SVG units: just the ring with its labels, so the picture fills the
-/// space it is given.
-pub const WIDTH: f64 = 520.0;
-pub const HEIGHT: f64 = 492.0;
-const CX: f64 = WIDTH / 2.0;
-const CY: f64 = 232.0;
-/// The ring's radius.
-const RING: f64 = 160.0;
+/// Where the ring of `n` nodes is drawn and how big the drawing is, in SVG units.
+///
+/// Up to six nodes the ring is the same (a 520 x 492 drawing around a ring of radius 160),
+/// so every lesson's picture keeps its size. Beyond that the ring grows so that neighbours stay
+/// [`MIN_CHORD`] apart, and the drawing grows with it: the picture is scaled down to fit the
+/// space it is given (the expand button gives it the whole window), but no node or label lies
+/// on another.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    /// The ring's radius.
+    pub ring: f64,
+    /// Each node's radius.
+    pub r: f64,
+    /// The ring's centre.
+    pub centre: Pt,
+    /// The viewBox's width.
+    pub width: f64,
+    /// The viewBox's height.
+    pub height: f64,
+}
 
-/// The ring's radius and each node's radius for `n` nodes.
-pub fn ring(n: usize) -> (f64, f64) {
+/// The ring's radius for up to nine nodes.
+const RING: f64 = 160.0;
+/// Room around the ring: each side (for labels beside a node), above (the leader's crown and
+/// the timer ring) and below (a node's two label lines).
+const SIDE: f64 = 100.0;
+const ABOVE: f64 = 72.0;
+const BELOW: f64 = 100.0;
+/// The distance between neighbouring nodes' centres that keeps a node's labels ("n12
+/// candidate" over "voted n3": 17 and 14 px type, about 115 units wide, 30 tall, below the
+/// node) off its neighbours' labels and bodies wherever on the ring the two sit. The tightest
+/// place is where the ring runs at about 50 degrees: there the neighbour is down and to the
+/// side, by too little to clear the labels' half width and too little to clear their depth
+/// unless the two are this far apart. Six nodes on the 160 ring are this far apart.
+pub const MIN_CHORD: f64 = 160.0;
+
+/// The frame for `n` nodes.
+pub fn frame(n: usize) -> Frame {
+    let half = std::f64::consts::PI / n.max(1) as f64;
+    let sin = sin_cos(half).0;
+    let ring = if n <= 1 {
+        RING
+    } else {
+        // Whole units, so the viewBox reads plainly.
+        RING.max(MIN_CHORD / (2.0 * sin)).ceil()
+    };
     let r = if n <= 1 {
         44.0
     } else {
-        let gap = RING * sin_cos(std::f64::consts::PI / n as f64).0;
-        (gap * 0.6).clamp(24.0, 42.0)
+        (ring * sin * 0.6).clamp(24.0, 42.0)
     };
-    (RING, r)
-}
-
-/// Position of the `i`-th of `n` nodes (the first at the top, clockwise).
-pub fn node_pos(i: usize, n: usize) -> Pt {
-    if n <= 1 {
-        return Pt { x: CX, y: CY };
-    }
-    let (big, _) = ring(n);
-    // Two nodes side by side; otherwise the first at the top, clockwise.
-    let start = if n == 2 {
-        std::f64::consts::PI
-    } else {
-        -std::f64::consts::FRAC_PI_2
-    };
-    let a = start + std::f64::consts::TAU * i as f64 / n as f64;
-    let (sin, cos) = sin_cos(a);
-    Pt {
-        x: CX + big * cos,
-        y: CY + big * sin,
+    Frame {
+        ring,
+        r,
+        centre: Pt {
+            x: SIDE + ring,
+            y: ABOVE + ring,
+        },
+        width: 2.0 * (SIDE + ring),
+        height: ABOVE + 2.0 * ring + BELOW,
     }
 }
 
-/// The centre of the drawing.
-pub fn centre() -> Pt {
-    Pt { x: CX, y: CY }
+impl Frame {
+    /// Position of the `i`-th of `n` nodes (the first at the top, clockwise; two nodes side
+    /// by side).
+    pub fn node_pos(&self, i: usize, n: usize) -> Pt {
+        if n <= 1 {
+            return self.centre;
+        }
+        let start = if n == 2 {
+            std::f64::consts::PI
+        } else {
+            -std::f64::consts::FRAC_PI_2
+        };
+        let a = start + std::f64::consts::TAU * i as f64 / n as f64;
+        let (sin, cos) = sin_cos(a);
+        Pt {
+            x: self.centre.x + self.ring * cos,
+            y: self.centre.y + self.ring * sin,
+        }
+    }
 }
 
 /// A point `frac` of the way from `a` to `b`, shifted sideways by `side` units (so the two

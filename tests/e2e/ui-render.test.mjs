@@ -484,3 +484,44 @@ for (const n of [3, 9]) {
     }, { path: '?paused=1' }),
   );
 }
+
+// A cluster of any size (a scenario may start up to 64 nodes; members can be added) is drawn
+// without one node's body or labels lying on another's: past seven nodes the ring grows and
+// the drawing is scaled to fit (src/ui/geometry.rs, frame).
+for (const n of [6, 9, 16, 64]) {
+  test(`no node or node label lies on another (${n} nodes)`, { timeout: 90_000 }, () =>
+    withApp(`render-ring-${n}`, async (app) => {
+      const { page } = app;
+      await page.locator('[data-node][data-role]').first().waitFor({ state: 'attached' });
+      await runPastedScenario(page, `cluster ${n} seed=1\nawait leader != none within 60\ntick 20\n`);
+      const r = await page.evaluate(() => {
+        const parts = [];
+        for (const g of document.querySelectorAll('svg.cluster g.node[data-node]')) {
+          for (const sel of ['circle.body', 'text.nid', 'text.nvote']) {
+            const el = g.querySelector(sel);
+            if (!el) continue;
+            const b = el.getBoundingClientRect();
+            parts.push({ node: g.dataset.node, part: sel, l: b.left, r: b.right, t: b.top, b: b.bottom });
+          }
+        }
+        const hits = [];
+        for (let i = 0; i < parts.length; i++) {
+          for (let j = i + 1; j < parts.length; j++) {
+            const [p, q] = [parts[i], parts[j]];
+            if (p.node === q.node) continue;
+            // Overlap by more than a tenth of the smaller box's height, each way: touching
+            // outlines and anti-aliasing do not count.
+            const slack = Math.min(p.b - p.t, q.b - q.t) / 10;
+            const w = Math.min(p.r, q.r) - Math.max(p.l, q.l);
+            const h = Math.min(p.b, q.b) - Math.max(p.t, q.t);
+            if (w > slack && h > slack) hits.push(`${p.node} ${p.part} / ${q.node} ${q.part}`);
+          }
+        }
+        return { nodes: document.querySelectorAll('svg.cluster g.node[data-node]').length, parts: parts.length, hits };
+      });
+      assert.equal(r.nodes, n);
+      assert.equal(r.parts, 3 * n, 'every node has a body, a name and a vote line');
+      assert.deepEqual(r.hits, [], `overlapping: ${r.hits.slice(0, 12).join(', ')}`);
+    }, { path: '?paused=1' }),
+  );
+}
