@@ -1,5 +1,5 @@
 // UI benchmarks in headless Chromium (figures, not assertions). Parts:
-//   fps     9 nodes, ~200-entry logs, steady client traffic, playing at --speed: fps, frame
+//   fps     --nodes nodes (9; up to 64), ~200-entry logs, steady client traffic, playing at --speed: fps, frame
 //           intervals, per-frame work (simulation + view + DOM patch, as the app measures it in
 //           data-frame-ms), long tasks, main-thread time per frame; first the ceiling: a blank
 //           page that only runs requestAnimationFrame in the same browser, so the app's fps is
@@ -41,7 +41,7 @@
 //
 //   node tests/e2e/bench.mjs [--part fps|writes|cold|visit|sim|explore|idle|all] [--seconds 10] [--throttle 1]
 //                            [--speed 1] [--minutes 5] [--keys distinct|one|both] [--runs 3]
-//                            [--writes 5000] [--trace] [--mutations] [--url URL]
+//                            [--writes 5000] [--nodes 9] [--trace] [--mutations] [--url URL]
 //
 // The app must be served (scripts/serve.sh, or node tests/e2e/serve.mjs dist PORT); RAFTLAB_URL
 // or --url says where. --throttle N slows the CPU N times (Chrome DevTools emulation).
@@ -68,6 +68,7 @@ const minutes = Number(opt('minutes', '5'));
 const keys = opt('keys', 'both');
 const runs = Number(opt('runs', '3'));
 const writes = Number(opt('writes', '5000'));
+const nodes = Number(opt('nodes', '9'));
 const trace = args.includes('--trace');
 const withMutations = args.includes('--mutations');
 // (harness.mjs reads RAFTLAB_URL when imported, before --url could set it)
@@ -196,8 +197,8 @@ function traceSummary(buffer, frames) {
 }
 
 async function fpsPart() {
-  // A scenario that builds 200-entry logs on 9 nodes.
-  const lines = ['cluster 9 seed=7', 'await leader != none within 60'];
+  // A scenario that builds 200-entry logs on `nodes` nodes.
+  const lines = [`cluster ${nodes} seed=7`, 'await leader != none within 60'];
   for (let i = 1; i <= 200; i++) lines.push(`propose k${i % 20}=${i}`);
   lines.push('tick 30');
   const scenario = lines.join('\n') + '\n';
@@ -270,7 +271,7 @@ async function fpsPart() {
     const busy = (k) => `${k.replace('Duration', '')} ${f1(((m1[k] - m0[k]) * 1000) / frames)}`;
     const perFrame = ['ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'TaskDuration'].map(busy).join(', ');
     console.log(
-      `fps:     9 nodes, ${entries} log boxes at start (${result.logEntries} at end), traffic 4 writes/s, speed ${speed}x, CPU throttle ${throttle}x, ${seconds}s`,
+      `fps:     ${nodes} nodes, ${entries} log boxes at start (${result.logEntries} at end), traffic 4 writes/s, speed ${speed}x, CPU throttle ${throttle}x, ${seconds}s`,
     );
     console.log(
       `fps:     ${f1((frames * 1000) / result.wallMs)} (${frames} frames) · frame interval p50 ${f1(quantile(result.intervals, 0.5))} ms, p95 ${f1(quantile(result.intervals, 0.95))} ms`,
