@@ -17,10 +17,15 @@ pub enum Refusal {
     /// etcd's server refused it before raft saw it.
     Server(ServerError),
     /// The member the request went to went down before answering; the client's connection
-    /// closed (etcd's restarted process knows nothing of the request).
+    /// closed (etcd's restarted process knows nothing of the request). A write may have
+    /// reached the leader before that and be committed all the same: the client's error does
+    /// not say it was not.
     MemberDown {
         /// The member.
         id: NodeId,
+        /// The index a failed write was committed at after all, once some member applied it.
+        #[serde(default)]
+        later: Option<u64>,
     },
     /// Raft took the proposal in and then dropped it.
     Dropped {
@@ -163,11 +168,17 @@ impl Outcome {
             Outcome::Lost { index, term, by } => {
                 format!("lost: overwritten by term {term} at index {index} ({by})")
             }
-            Outcome::Rejected { refusal } => format!(
-                "rejected: {} ({})",
-                super::words::refusal(refusal),
-                refusal.etcd_error()
-            ),
+            Outcome::Rejected { refusal } => {
+                let mut s = format!(
+                    "rejected: {} ({})",
+                    super::words::refusal(refusal),
+                    refusal.etcd_error()
+                );
+                if let Refusal::MemberDown { later: Some(i), .. } = refusal {
+                    s.push_str(&format!(", committed later at index {i}"));
+                }
+                s
+            }
             Outcome::TimedOut { at, later, .. } => {
                 let mut s = format!(
                     "timed out at {} ({DEADLINE_EXCEEDED})",

@@ -659,6 +659,7 @@ impl Sim {
                 n.epoch += 1;
                 self.checker.unsettle(id);
                 self.log(Some(id), EventKind::Membership, why);
+                self.fail_requests_held_by(id);
                 self.refresh_links();
             }
         }
@@ -763,6 +764,22 @@ impl Sim {
                 };
                 if matches!(r.outcome, Outcome::TimedOut { .. }) {
                     self.answered_late(id, *req, *index);
+                    return;
+                }
+                if let Outcome::Rejected {
+                    refusal:
+                        Refusal::MemberDown {
+                            id: down,
+                            later: later @ None,
+                        },
+                } = &mut r.outcome
+                {
+                    *later = Some(*index);
+                    let text = crate::msg!("ev.failed_committed_later")
+                        .arg("label", labels::request(&r.kind))
+                        .arg("id", *down)
+                        .arg("index", *index);
+                    self.log(Some(id), EventKind::Client, text);
                     return;
                 }
                 if r.outcome == Outcome::Pending {
@@ -1069,7 +1086,7 @@ impl Sim {
                     EventKind::Fault,
                     crate::msg!("ev.crashed").arg("id", *id),
                 );
-                self.fail_reads_via(*id);
+                self.fail_requests_held_by(*id);
             }
             Action::Restart(id) => {
                 let n = self.node_ref(*id)?;
@@ -1240,16 +1257,31 @@ impl Sim {
                         .arg("id", *id)
                         .arg("status", labels::status(n.status)));
                 }
+                // Said first, as etcd logs "forcing restart of member ... at commit index N"
+                // (and "discarding K uncommitted WAL entries" when there are any) before the
+                // configuration changes it writes are applied.
+                let (commit, last) = (n.raft.log.committed, n.raft.log.last_index());
+                // Its clients' requests fail as the old process stops.
+                if n.status == Status::Running {
+                    self.fail_requests_held_by(*id);
+                }
+                let said = match last.saturating_sub(commit) {
+                    0 => crate::msg!("ev.force_new_cluster"),
+                    1 => crate::msg!("ev.force_new_cluster_dropped_one").arg("index", last),
+                    _ => crate::msg!("ev.force_new_cluster_dropped")
+                        .arg("from", commit + 1)
+                        .arg("to", last),
+                };
+                self.log(
+                    Some(*id),
+                    EventKind::Membership,
+                    said.arg("id", *id).arg("commit", commit),
+                );
                 self.checker.force_new_cluster(*id);
                 // A member removed by the old cluster is the one member of the new one (etcd
                 // rewrites its membership store): members added later must accept it.
                 self.removed.remove(id);
                 self.restart_node(*id, true);
-                self.log(
-                    Some(*id),
-                    EventKind::Membership,
-                    crate::msg!("ev.force_new_cluster").arg("id", *id),
-                );
             }
             Action::Drop(mid) => {
                 let Some(f) = self.net.in_flight.remove(mid) else {
@@ -1289,28 +1321,39 @@ impl Sim {
         Ok(())
     }
 
-    /// A node that goes down takes its clients' linearizable reads with it: etcd fails
-    /// them (the client sees an error and may retry). The restarted process knows nothing of
-    /// them, so it must never answer one.
-    fn fail_reads_via(&mut self, id: NodeId) {
+    /// A member that goes down (it crashes, is restarted, is forced into a new cluster, or
+    /// stops as removed) takes its clients' requests with it: their connections close and
+    /// etcd's client reports `transport is closing`. That is every read and write the member
+    /// was serving: forwarded or proposed, and held because it knew no leader (etcd's raft
+    /// node takes no proposal while it has none, so the server waits with the request). The
+    /// client retries neither (a write may have reached the leader: it may still be
+    /// committed, see [`Refusal::MemberDown`]). A request the client is still backing off
+    /// with stays with the client. The restarted process knows nothing of the failed ones,
+    /// so it must never answer one. Call it only for a member that was running.
+    fn fail_requests_held_by(&mut self, id: NodeId) {
+        let now = self.now;
         let open: Vec<u64> = self
             .requests
             .values()
             .filter(|r| {
                 r.via == Some(id)
                     && r.outcome == Outcome::Pending
-                    && matches!(r.kind, ReqKind::Read { .. })
-                    && !self.waiting.contains_key(&r.id)
+                    && matches!(r.kind, ReqKind::Read { .. } | ReqKind::Write { .. })
+                    && self.waiting.get(&r.id).is_none_or(|w| w.not_before <= now)
             })
             .map(|r| r.id)
             .collect();
         for req in open {
-            self.reject(req, Refusal::MemberDown { id });
+            self.reject(req, Refusal::MemberDown { id, later: None });
         }
     }
 
     fn restart_node(&mut self, id: NodeId, force_new_cluster: bool) {
-        self.fail_reads_via(id);
+        // A killed member's requests failed when it crashed; those sent since wait with the
+        // client.
+        if self.is_running(id) {
+            self.fail_requests_held_by(id);
+        }
         let node_rng = self.rng.fork(id);
         let cfg = self.opts.raft_config();
         self.reset_links(id);

@@ -3,7 +3,7 @@
 use crate::i18n::Msg;
 use crate::raft::{MsgType, ProgressState, Role};
 
-use super::client::{Outcome, ReqKind, Request};
+use super::client::{Outcome, Refusal, ReqKind, Request};
 use super::cluster::Status;
 
 /// The name of a progress state ("probe", "探测").
@@ -95,9 +95,17 @@ pub fn outcome(r: &Request) -> Msg {
             .arg("term", *term)
             .arg("index", *index)
             .arg("by", by.as_str()),
-        Outcome::Rejected { refusal } => crate::msg!("out.rejected")
-            .arg("reason", super::words::refusal(refusal))
-            .arg("etcd", refusal.etcd_error()),
+        Outcome::Rejected { refusal } => {
+            let m = crate::msg!("out.rejected")
+                .arg("reason", super::words::refusal(refusal))
+                .arg("etcd", refusal.etcd_error());
+            match refusal {
+                Refusal::MemberDown { later: Some(i), .. } => crate::msg!("out.rejected_later")
+                    .arg("rejected", m)
+                    .arg("index", *i),
+                _ => m,
+            }
+        }
         Outcome::TimedOut { at, later, .. } => {
             let m = crate::msg!("out.timed_out")
                 .arg("time", super::words::secs(*at))
@@ -209,6 +217,15 @@ mod tests {
                     at: 5000,
                     no_leader: true,
                     later: Some(4),
+                },
+                None,
+            ),
+            (
+                Outcome::Rejected {
+                    refusal: Refusal::MemberDown {
+                        id: 1,
+                        later: Some(2),
+                    },
                 },
                 None,
             ),

@@ -48,7 +48,7 @@ pub fn refusal(r: &Refusal) -> Msg {
     match r {
         Refusal::Server(e) => server_error(e),
         Refusal::Dropped { reason } => proposal_refusal(*reason),
-        Refusal::MemberDown { id } => crate::msg!("why.went_down").arg("id", *id),
+        Refusal::MemberDown { id, .. } => crate::msg!("why.went_down").arg("id", *id),
     }
 }
 
