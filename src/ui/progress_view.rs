@@ -34,6 +34,29 @@ pub fn render(v: &View) -> Html {
     };
     let raft = &lead.raft;
     let last = raft.log.last_index();
+    // A leader alone in its configuration (a 1-node cluster, the one member left by
+    // --force-new-cluster) tracks nobody: say so rather than show an empty table.
+    if raft.trk.progress.len() <= 1 {
+        return el!(
+            "section",
+            "class" = "progress panel",
+            "aria-label" = text!(l, "ui.pr.aria")
+        )
+        .c(el!("h2").c(tr!(
+            l,
+            "ui.pr.heading",
+            node = node_name(raft.id),
+            last = last
+        )))
+        .c(
+            el!("p", "class" = "hint", "data-progress-alone" = "").c(tr!(
+                l,
+                "ui.pr.alone",
+                node = node_name(raft.id)
+            )),
+        )
+        .done();
+    }
     let pct = sim.opts.learner_ready;
     let rows = raft
         .trk

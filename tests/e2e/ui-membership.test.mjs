@@ -279,3 +279,20 @@ test('390x844: a refused member add says so in the Membership tab, in view of it
     { viewport: { width: 390, height: 844 } },
   ),
 );
+
+// A leader alone in its configuration (a 1-node cluster; the one member --force-new-cluster
+// leaves) tracks nobody: the progress panel says so instead of showing a table with only its
+// header. Once a member is added, the table is back.
+test('a lone leader\'s progress panel says it has nobody to replicate to; a member added brings the table back', { timeout: 90_000 }, () =>
+  withApp('progress-alone', async (app) => {
+    const { page } = app;
+    await runPastedScenario(page, ['cluster 1 seed=1', 'await leader = n1 within 40', ''].join('\n'));
+    const alone = page.locator('.progress [data-progress-alone]');
+    assert.match(await alone.textContent(), /n1 is the only member/);
+    assert.equal(await page.locator('.progress table').count(), 0);
+    await page.click('button[aria-label="close the scenario and keep playing freely"]');
+    await runPastedScenario(page, ['cluster 1 seed=1', 'await leader = n1 within 40', 'member add n2', 'await outcome = committed within 5', ''].join('\n'));
+    await page.waitForSelector('[data-progress-node="n2"]');
+    assert.equal(await alone.count(), 0);
+  }),
+);
