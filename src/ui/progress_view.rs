@@ -18,44 +18,38 @@ use super::glossary::tip_in as tip;
 use super::h;
 use super::style::node_name;
 
+/// The panel around `body`, under `heading`.
+fn panel(l: crate::i18n::Lang, heading: impl h::ChildArg, body: Html) -> Html {
+    el!(
+        "section",
+        "class" = "progress panel",
+        "aria-label" = text!(l, "ui.pr.aria")
+    )
+    .c(el!("h2").c(heading))
+    .c(body)
+    .done()
+}
+
 /// The table.
 pub fn render(v: &View) -> Html {
     let sim = v.sim;
     let l = v.ui.lang;
     let Some(lead) = sim.leader().and_then(|l| sim.nodes.get(&l)) else {
-        return el!(
-            "section",
-            "class" = "progress panel",
-            "aria-label" = text!(l, "ui.pr.aria")
-        )
-        .c(el!("h2").c(text!(l, "ui.pr.title")))
-        .c(el!("p", "class" = "hint").c(text!(l, "ui.pr.no_leader")))
-        .done();
+        let hint = el!("p", "class" = "hint").c(text!(l, "ui.pr.no_leader"));
+        return panel(l, text!(l, "ui.pr.title"), hint.done());
     };
     let raft = &lead.raft;
     let last = raft.log.last_index();
+    let heading = tr!(l, "ui.pr.heading", node = node_name(raft.id), last = last);
     // A leader alone in its configuration (a 1-node cluster, the one member left by
     // --force-new-cluster) tracks nobody: say so rather than show an empty table.
     if raft.trk.progress.len() <= 1 {
-        return el!(
-            "section",
-            "class" = "progress panel",
-            "aria-label" = text!(l, "ui.pr.aria")
-        )
-        .c(el!("h2").c(tr!(
+        let hint = el!("p", "class" = "hint", "data-progress-alone" = "").c(tr!(
             l,
-            "ui.pr.heading",
-            node = node_name(raft.id),
-            last = last
-        )))
-        .c(
-            el!("p", "class" = "hint", "data-progress-alone" = "").c(tr!(
-                l,
-                "ui.pr.alone",
-                node = node_name(raft.id)
-            )),
-        )
-        .done();
+            "ui.pr.alone",
+            node = node_name(raft.id)
+        ));
+        return panel(l, heading, hint.done());
     }
     let pct = sim.opts.learner_ready;
     let rows = raft
@@ -183,18 +177,7 @@ pub fn render(v: &View) -> Html {
             }
         })
         .collect::<Html>();
-    el!(
-        "section",
-        "class" = "progress panel",
-        "aria-label" = text!(l, "ui.pr.aria")
-    )
-    .c(el!("h2").c(tr!(
-        l,
-        "ui.pr.heading",
-        node = node_name(raft.id),
-        last = last
-    )))
-    .c(el!(
+    let table = el!(
         "div",
         "class" = "table-wrap",
         "tabindex" = "0",
@@ -219,6 +202,7 @@ pub fn render(v: &View) -> Html {
             .c(text!(l, "ui.pr.state")))
             .c(el!("th", "scope" = "col", "title" = tip(l, "inflight"))
                 .c(text!(l, "ui.pr.inflight")))))
-        .c(el!("tbody").c(rows))))
-    .done()
+        .c(el!("tbody").c(rows)))
+    .done();
+    panel(l, heading, table)
 }
