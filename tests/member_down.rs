@@ -5,7 +5,7 @@
 use raftlab::sim::client::{Outcome, Refusal};
 use raftlab::sim::player::Player;
 use raftlab::sim::scenario::Script;
-use raftlab::sim::Sim;
+use raftlab::sim::{Action, Sim};
 
 /// Plays `text` to its end (every line must hold) and returns the event texts, oldest first,
 /// with the final state.
@@ -93,4 +93,41 @@ fn a_write_whose_member_crashed_is_reported_failed_then_committed_later_once() {
         ["put x=1 failed when n1 went down, but was committed later at index 2"],
         "{events:#?}"
     );
+}
+
+/// A learner forced with --force-new-cluster: etcd counts a learner that a committed entry
+/// added as a member, keeps it a learner and removes every voter, and raft panics ("removed
+/// all voters": etcd 3.4.23 did). raftlab refuses and says why. A learner whose addition was
+/// compacted into the snapshot is not counted (etcd reads only the snapshot's voters), so etcd
+/// adds it as a voter and the recovery works: raftlab does the same.
+#[test]
+fn forcing_a_learner_is_refused_unless_its_addition_was_compacted_away() {
+    let learner = "cluster 3 seed=1\n\
+                   await leader = n2 within 40\n\
+                   tick 51\n\
+                   propose a=1\n\
+                   await n1.value a = 1 within 5\n\
+                   member add n4 learner\n\
+                   await outcome = committed within 5\n\
+                   start n4\n\
+                   await n4.value a = 1 within 20\n";
+    let mut p = Player::new(Script::parse(learner).expect("parses"));
+    p.run_all();
+    assert!(p.failures().is_empty());
+    let mut sim = p.timeline().expect("ran").sim().clone();
+    let mut compacted = sim.clone();
+    let err = sim
+        .apply(&Action::ForceNewCluster(4))
+        .expect_err("etcd would stop with no voter");
+    assert!(
+        err.to_string().contains("n4 is a learner")
+            && err.to_string().contains("removed all voters"),
+        "{err}"
+    );
+    compacted.apply(&Action::Compact(4)).expect("compacts");
+    compacted
+        .apply(&Action::ForceNewCluster(4))
+        .expect("a learner known from the snapshot alone is added as a voter");
+    compacted.tick(40);
+    assert_eq!(compacted.leader(), Some(4));
 }

@@ -27,6 +27,7 @@ use super::requests::Waiting;
 use super::{invariant_words, labels, words};
 
 mod fnv;
+mod force;
 mod lost;
 mod peek;
 mod queue;
@@ -1256,6 +1257,9 @@ impl Sim {
                     return Err(crate::msg!("err.node_is")
                         .arg("id", *id)
                         .arg("status", labels::status(n.status)));
+                }
+                if force::would_remove_all_voters(&n.raft) {
+                    return Err(crate::msg!("err.force_learner").arg("id", *id));
                 }
                 // Said first, as etcd logs "forcing restart of member ... at commit index N"
                 // (and "discarding K uncommitted WAL entries" when there are any) before the
