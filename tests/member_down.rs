@@ -111,10 +111,7 @@ fn forcing_a_learner_is_refused_unless_its_addition_was_compacted_away() {
                    await outcome = committed within 5\n\
                    start n4\n\
                    await n4.value a = 1 within 20\n";
-    let mut p = Player::new(Script::parse(learner).expect("parses"));
-    p.run_all();
-    assert!(p.failures().is_empty());
-    let mut sim = p.timeline().expect("ran").sim().clone();
+    let (_, mut sim) = play(learner);
     let mut compacted = sim.clone();
     let err = sim
         .apply(&Action::ForceNewCluster(4))

@@ -763,24 +763,16 @@ impl Sim {
                 let Some(r) = self.requests.get_mut(req) else {
                     return;
                 };
-                if matches!(r.outcome, Outcome::TimedOut { .. }) {
+                // A client that had its error (a time-out, its member down) may still hear
+                // of the commit: `answered_late` says it once.
+                if matches!(
+                    r.outcome,
+                    Outcome::TimedOut { .. }
+                        | Outcome::Rejected {
+                            refusal: Refusal::MemberDown { .. }
+                        }
+                ) {
                     self.answered_late(id, *req, *index);
-                    return;
-                }
-                if let Outcome::Rejected {
-                    refusal:
-                        Refusal::MemberDown {
-                            id: down,
-                            later: later @ None,
-                        },
-                } = &mut r.outcome
-                {
-                    *later = Some(*index);
-                    let text = crate::msg!("ev.failed_committed_later")
-                        .arg("label", labels::request(&r.kind))
-                        .arg("id", *down)
-                        .arg("index", *index);
-                    self.log(Some(id), EventKind::Client, text);
                     return;
                 }
                 if r.outcome == Outcome::Pending {
@@ -1352,12 +1344,10 @@ impl Sim {
         }
     }
 
+    /// Starts `id` anew from its durable state. Its clients' requests are the caller's: a
+    /// killed member's failed when it crashed (those sent since wait with the client), and a
+    /// forced running one fails them before it says so.
     fn restart_node(&mut self, id: NodeId, force_new_cluster: bool) {
-        // A killed member's requests failed when it crashed; those sent since wait with the
-        // client.
-        if self.is_running(id) {
-            self.fail_requests_held_by(id);
-        }
         let node_rng = self.rng.fork(id);
         let cfg = self.opts.raft_config();
         self.reset_links(id);

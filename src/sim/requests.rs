@@ -238,28 +238,49 @@ impl Sim {
         }
     }
 
-    /// A request answered after its client gave up: "put x=1 timed out at 7.2 s, committed
-    /// later at index 5". Returns false when `req` had not timed out.
+    /// A request answered after its client had its answer, said once (not once per member
+    /// that applies it): "put x=1 timed out at 7.2 s, committed later at index 5", or "put
+    /// x=1 failed when n1 went down, but was committed later at index 5". Returns false when
+    /// `req` had neither timed out nor failed with its member.
     pub(super) fn answered_late(&mut self, node: NodeId, req: u64, index: u64) -> bool {
         let Some(r) = self.requests.get_mut(&req) else {
             return false;
         };
-        let Outcome::TimedOut { at, later, .. } = &mut r.outcome else {
-            return false;
+        let read = matches!(r.kind, ReqKind::Read { .. });
+        let text = match &mut r.outcome {
+            Outcome::TimedOut {
+                at,
+                later: later @ None,
+                ..
+            } => {
+                *later = Some(index);
+                let key = if read {
+                    crate::key_of!("ev.timed_out_answered_later")
+                } else {
+                    crate::key_of!("ev.timed_out_committed_later")
+                };
+                Msg::at(key).arg("time", words::secs(*at))
+            }
+            // A failed read is never answered (the restarted process knows nothing of it).
+            Outcome::Rejected {
+                refusal:
+                    Refusal::MemberDown {
+                        id,
+                        later: later @ None,
+                    },
+            } if !read => {
+                *later = Some(index);
+                crate::msg!("ev.failed_committed_later").arg("id", *id)
+            }
+            Outcome::TimedOut { .. } => return true,
+            Outcome::Rejected {
+                refusal: Refusal::MemberDown { .. },
+            } if !read => return true,
+            _ => return false,
         };
-        if later.is_some() {
-            return true;
-        }
-        *later = Some(index);
-        let at = *at;
-        let text = Msg::at(if matches!(r.kind, ReqKind::Read { .. }) {
-            crate::key_of!("ev.timed_out_answered_later")
-        } else {
-            crate::key_of!("ev.timed_out_committed_later")
-        })
-        .arg("label", labels::request(&r.kind))
-        .arg("time", words::secs(at))
-        .arg("index", index);
+        let text = text
+            .arg("label", labels::request(&r.kind))
+            .arg("index", index);
         self.log(Some(node), EventKind::Client, text);
         true
     }
