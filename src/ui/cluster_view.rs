@@ -24,10 +24,9 @@ use super::message_view;
 use super::node_glyph::{node_props, NodeGlyph};
 use super::style::{group_letter, node_name};
 
-/// Node positions, by id, the node radius and the drawing's frame.
+/// Node positions, by id, and the drawing's frame (the node radius is `frame.r`).
 pub struct Layout {
     pub pos: Positions,
-    pub r: f64,
     pub frame: geometry::Frame,
 }
 
@@ -45,19 +44,17 @@ impl Positions {
 
 /// Where every node is drawn.
 pub fn layout(v: &View) -> Layout {
-    let n = v.sim.nodes.len();
-    let frame = geometry::frame(n);
+    let frame = geometry::frame(v.sim.nodes.len());
     // The node map iterates in id order, so the pairs come sorted.
     let pos = v
         .sim
         .nodes
         .keys()
         .enumerate()
-        .map(|(i, id)| (*id, frame.node_pos(i, n)))
+        .map(|(i, id)| (*id, frame.node_pos(i)))
         .collect();
     Layout {
         pos: Positions(pos),
-        r: frame.r,
         frame,
     }
 }
@@ -186,7 +183,7 @@ fn hull(l: Lang, g: usize, ids: &[NodeId], lay: &Layout) -> Option<HullShape> {
         .filter_map(|id| lay.pos.get(id).copied())
         .collect();
     let first = *pts.first()?;
-    let pad = lay.r + 16.0;
+    let pad = lay.frame.r + 16.0;
     let members = ids
         .iter()
         .map(|i| node_name(*i))

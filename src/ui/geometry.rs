@@ -20,6 +20,8 @@ pub struct Pt {
 /// on another.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Frame {
+    /// How many nodes are on the ring.
+    pub n: usize,
     /// The ring's radius.
     pub ring: f64,
     /// Each node's radius.
@@ -32,7 +34,7 @@ pub struct Frame {
     pub height: f64,
 }
 
-/// The ring's radius for up to nine nodes.
+/// The ring's radius for up to six nodes.
 const RING: f64 = 160.0;
 /// Room around the ring: each side (for labels beside a node), above (the leader's crown and
 /// the timer ring) and below (a node's two label lines).
@@ -49,20 +51,17 @@ pub const MIN_CHORD: f64 = 160.0;
 
 /// The frame for `n` nodes.
 pub fn frame(n: usize) -> Frame {
-    let half = std::f64::consts::PI / n.max(1) as f64;
-    let sin = sin_cos(half).0;
-    let ring = if n <= 1 {
-        RING
+    let (ring, r) = if n <= 1 {
+        (RING, 44.0)
     } else {
+        // Half the angle between neighbours: the chord between them is 2 * ring * sin.
+        let sin = sin_cos(std::f64::consts::PI / n as f64).0;
         // Whole units, so the viewBox reads plainly.
-        RING.max(MIN_CHORD / (2.0 * sin)).ceil()
-    };
-    let r = if n <= 1 {
-        44.0
-    } else {
-        (ring * sin * 0.6).clamp(24.0, 42.0)
+        let ring = RING.max(MIN_CHORD / (2.0 * sin)).ceil();
+        (ring, (ring * sin * 0.6).clamp(24.0, 42.0))
     };
     Frame {
+        n,
         ring,
         r,
         centre: Pt {
@@ -75,9 +74,9 @@ pub fn frame(n: usize) -> Frame {
 }
 
 impl Frame {
-    /// Position of the `i`-th of `n` nodes (the first at the top, clockwise; two nodes side
-    /// by side).
-    pub fn node_pos(&self, i: usize, n: usize) -> Pt {
+    /// Position of the `i`-th node (the first at the top, clockwise; two nodes side by side).
+    pub fn node_pos(&self, i: usize) -> Pt {
+        let n = self.n;
         if n <= 1 {
             return self.centre;
         }

@@ -90,7 +90,7 @@ pub fn glyphs(v: &View, lay: &Layout) -> Vec<Glyph> {
                 now.saturating_sub(f.sent_at) as f64 / span as f64
             };
             // From the edge of one node to the edge of the other, on its own side of the link.
-            let margin = lay.r + 26.0;
+            let margin = lay.frame.r + 26.0;
             let a2 = geometry::towards(a, b, margin);
             let b2 = geometry::towards(b, a, margin);
             let m = &f.msg;

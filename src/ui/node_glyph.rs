@@ -95,7 +95,7 @@ pub(super) fn node_props(
                     Some(false) => VoteMark::Refused,
                     None => VoteMark::Pending,
                 };
-                Some((*x, geometry::towards(p, *q, lay.r + 15.0), mark))
+                Some((*x, geometry::towards(p, *q, lay.frame.r + 15.0), mark))
             })
             .collect()
     } else {
@@ -104,7 +104,7 @@ pub(super) fn node_props(
     NodeProps {
         id,
         at: p,
-        r: lay.r,
+        r: lay.frame.r,
         role: role_name(n),
         status: status_class(n.status),
         status_label,
