@@ -87,6 +87,20 @@ impl LinkTails {
         at
     }
 
+    /// The arrival time of the last message sent on (from, to), None if none was. A read: it
+    /// widens nothing.
+    pub fn last(&self, from: NodeId, to: NodeId) -> Option<u64> {
+        if let Some(tail) = self.large.get(&(from, to)) {
+            return Some(*tail);
+        }
+        let (f, t) = (usize::try_from(from).ok()?, usize::try_from(to).ok()?);
+        if f >= self.side || t >= self.side {
+            return None;
+        }
+        let tail = self.table[f * self.side + t];
+        (tail != ABSENT).then_some(tail)
+    }
+
     /// Every used link and its tail, ordered by (from, to).
     pub fn to_map(&self) -> VecMap<(NodeId, NodeId), u64> {
         let mut map = self.large.clone();
@@ -174,6 +188,12 @@ mod tests {
             }
         }
         assert!(tails.side > 1 && !tails.large.is_empty());
+        for from in ids {
+            for to in ids {
+                let want = model.get(&(from, to)).copied();
+                assert_eq!(tails.last(from, to), want, "last on n{from}→n{to}");
+            }
+        }
         let mut grown_apart = LinkTails::new();
         for ((from, to), tail) in model.iter().rev() {
             grown_apart.arrival(*from, *to, *tail);

@@ -1,6 +1,6 @@
 //! The cluster drawing: nodes on a ring (role by shape and weight, a big term number, a thick
 //! election timer, the votes a candidate has collected), the links (with many nodes only
-//! those carrying traffic or cut), partition groups as shaded hulls, and the messages in
+//! those that carried a message in the last simulated second, or are cut), partition groups as shaded hulls, and the messages in
 //! flight (their own layer, `message_view`), plus the legend. Each node is drawn by
 //! `node_glyph`.
 //!
@@ -266,9 +266,15 @@ pub struct LinkLine {
     title: String,
 }
 
-/// With more than this many nodes only links that carry traffic or are cut are drawn, so
-/// nine nodes do not make a hairball.
+/// With more than this many nodes only links that carried traffic lately ([`RECENT_MS`]) or
+/// are cut are drawn, so nine nodes do not make a hairball.
 const ALL_LINKS_UP_TO: usize = 5;
+
+/// How long, in simulated ms, a link stays drawn after its last message arrived (etcd's
+/// default election timeout). The leader heartbeats every 100 ms, so its links stay drawn
+/// between heartbeats instead of blinking with each round, and a link that falls silent for
+/// longer than a follower would wait fades from the drawing.
+const RECENT_MS: u64 = 1000;
 
 fn links(v: &View, lay: &Layout) -> Vec<LinkLine> {
     let l = v.ui.lang;
@@ -280,14 +286,16 @@ fn links(v: &View, lay: &Layout) -> Vec<LinkLine> {
         .map(|(id, _)| *id)
         .collect();
     let net = &v.sim.net;
-    let mut busy: VecSet<(NodeId, NodeId)> = VecSet::new();
-    busy.extend(
-        net.in_flight
-            .values()
-            .filter(|f| !f.msg.msg_type.is_local())
-            .map(|f| (f.msg.from.min(f.msg.to), f.msg.from.max(f.msg.to))),
-    );
     let sparse = ids.len() > ALL_LINKS_UP_TO;
+    let now = v.sim.now;
+    // Every message in flight went through `Network::send`, so a link carrying one has a
+    // tail at or after now: this covers busy links too.
+    let recent = |a: NodeId, b: NodeId| {
+        [(a, b), (b, a)]
+            .iter()
+            .filter_map(|&(f, t)| net.link_tail.last(f, t))
+            .any(|at| at.saturating_add(RECENT_MS) >= now)
+    };
     let mut out = Vec::new();
     for (i, &a) in ids.iter().enumerate() {
         for &b in &ids[i + 1..] {
@@ -296,7 +304,7 @@ fn links(v: &View, lay: &Layout) -> Vec<LinkLine> {
             };
             let cut = net.cuts.contains(&(a, b));
             let parted = !cut && !net.connected(a, b);
-            if sparse && !cut && !parted && !busy.contains(&(a, b)) {
+            if sparse && !cut && !parted && !recent(a, b) {
                 continue;
             }
             let unreachable = [a, b].iter().any(|x| {

@@ -525,3 +525,34 @@ for (const n of [6, 9, 16, 64]) {
     }, { path: '?paused=1' }),
   );
 }
+
+// Past five nodes only the links that carried a message lately are drawn (all 36 links of
+// nine nodes would be a hairball), and "lately" is the last simulated second
+// (src/ui/cluster_view.rs, RECENT_MS): the leader's links stay drawn between its heartbeats.
+// They used to be drawn only while a message was on them, so they blinked with every
+// heartbeat round, and a paused picture between two rounds showed no link at all.
+test('with nine nodes the leader\'s links stay drawn between heartbeats, event by event', { timeout: 90_000 }, () =>
+  withApp('render-links-steady', async (app) => {
+    const { page } = app;
+    await page.locator('[data-node][data-role]').first().waitFor({ state: 'attached' });
+    await runPastedScenario(page, 'cluster 9 seed=1\nawait leader != none within 60\ntick 20\n');
+    await page.click('button[aria-label="close the scenario and keep playing freely"]');
+    const leader = Number((await page.getAttribute('svg.cluster g.node[data-role="leader"]', 'data-node')).slice(1));
+    const want = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+      .filter((id) => id !== leader)
+      .map((id) => [leader, id].sort((a, b) => a - b).map((x) => `n${x}`).join('-'));
+    let quiet = 0;
+    for (let step = 0; step < 60; step++) {
+      const seen = await page.evaluate(() => ({
+        links: [...document.querySelectorAll('svg.cluster .links g[data-link]')].map((g) => g.dataset.link),
+        flying: document.querySelectorAll('svg.cluster [data-msg-id]').length,
+      }));
+      if (seen.flying === 0) quiet++;
+      const missing = want.filter((l) => !seen.links.includes(l));
+      assert.deepEqual(missing, [], `step ${step}: leader n${leader}'s links missing (${seen.flying} messages in flight)`);
+      await page.click('button[aria-label="step one event"]');
+    }
+    // The check means something only if some of those states had no message on a link.
+    assert.ok(quiet > 0, 'no state without a message in flight was seen');
+  }, { path: '?paused=1' }),
+);
