@@ -147,7 +147,7 @@ pub fn render(v: &View) -> Html {
         "style" = format!("--vb-w:{w};--vb-h:{h}"),
     )
         .c(html! { <Hulls hulls={hulls} /> })
-        .c(html! { <Links {links} /> })
+        .c(html! { <Links {links} lang={v.ui.lang} /> })
         .c(el!("g", "class" = "nodes")
             .c(nodes))
         .c(html! { <message_view::MessageLayer msgs={msgs} lang={v.ui.lang} dispatch={v.dispatch.clone()} /> })
@@ -263,7 +263,6 @@ pub struct LinkLine {
     from: Pt,
     to: Pt,
     class: &'static str,
-    title: String,
 }
 
 /// With more than this many nodes only links that carried traffic lately ([`RECENT_MS`]) or
@@ -277,7 +276,6 @@ const ALL_LINKS_UP_TO: usize = 5;
 const RECENT_MS: u64 = 1000;
 
 fn links(v: &View, lay: &Layout) -> Vec<LinkLine> {
-    let l = v.ui.lang;
     let ids: Vec<NodeId> = v
         .sim
         .nodes
@@ -322,30 +320,32 @@ fn links(v: &View, lay: &Layout) -> Vec<LinkLine> {
             } else {
                 "link"
             };
-            let (na, nb) = (node_name(a), node_name(b));
-            let title = if cut {
-                tr!(l, "ui.cv.link_cut", a = na, b = nb)
-            } else if parted {
-                tr!(l, "ui.cv.link_parted", a = na, b = nb)
-            } else {
-                tr!(l, "ui.cv.link", a = na, b = nb)
-            };
             out.push(LinkLine {
                 a,
                 b,
                 from: pa,
                 to: pb,
                 class,
-                title,
             });
         }
     }
     out
 }
 
+/// A link's tooltip, worded only when the links are drawn again (not every frame).
+fn link_title(l: Lang, line: &LinkLine) -> String {
+    let (a, b) = (node_name(line.a), node_name(line.b));
+    match line.class {
+        "link cut" => tr!(l, "ui.cv.link_cut", a = a, b = b),
+        "link parted" => tr!(l, "ui.cv.link_parted", a = a, b = b),
+        _ => tr!(l, "ui.cv.link", a = a, b = b),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Properties)]
 struct LinksProps {
     links: Vec<LinkLine>,
+    lang: Lang,
 }
 
 #[component]
@@ -362,7 +362,7 @@ fn Links(p: &LinksProps) -> Html {
                 "data-link" = format!("n{}-n{}", l.a, l.b),
             )
             .key(format!("{}-{}", l.a, l.b).into())
-            .c(el!("title").c(l.title.clone()))
+            .c(el!("title").c(link_title(p.lang, l)))
             .c(el!(
                 "line",
                 "x1" = fmt(l.from.x),
