@@ -1,6 +1,6 @@
 //! The cluster drawing: nodes on a ring (role by shape and weight, a big term number, a thick
 //! election timer, the votes a candidate has collected), the links (with many nodes only
-//! those that carried a message in the last simulated second, or are cut), partition groups as shaded hulls, and the messages in
+//! those that carried a message within an election timeout, or are cut), partition groups as shaded hulls, and the messages in
 //! flight (their own layer, `message_view`), plus the legend. Each node is drawn by
 //! `node_glyph`.
 //!
@@ -265,15 +265,9 @@ pub struct LinkLine {
     class: &'static str,
 }
 
-/// With more than this many nodes only links that carried traffic lately ([`RECENT_MS`]) or
-/// are cut are drawn, so nine nodes do not make a hairball.
+/// With more than this many nodes only links that carried traffic lately (see `links`) or are
+/// cut are drawn, so nine nodes do not make a hairball.
 const ALL_LINKS_UP_TO: usize = 5;
-
-/// How long, in simulated ms, a link stays drawn after its last message arrived (etcd's
-/// default election timeout). The leader heartbeats every 100 ms, so its links stay drawn
-/// between heartbeats instead of blinking with each round, and a link that falls silent for
-/// longer than a follower would wait fades from the drawing.
-const RECENT_MS: u64 = 1000;
 
 fn links(v: &View, lay: &Layout) -> Vec<LinkLine> {
     let ids: Vec<NodeId> = v
@@ -286,13 +280,17 @@ fn links(v: &View, lay: &Layout) -> Vec<LinkLine> {
     let net = &v.sim.net;
     let sparse = ids.len() > ALL_LINKS_UP_TO;
     let now = v.sim.now;
+    // A link stays drawn for an election timeout after its last message arrived. The leader
+    // heartbeats more often than that, so its links stay drawn between rounds instead of
+    // blinking with each one, and a link silent for longer than a follower would wait fades.
     // Every message in flight went through `Network::send`, so a link carrying one has a
     // tail at or after now: this covers busy links too.
+    let window = v.sim.opts.election.max(1) * crate::sim::TICK_MS;
     let recent = |a: NodeId, b: NodeId| {
         [(a, b), (b, a)]
             .iter()
             .filter_map(|&(f, t)| net.link_tail.last(f, t))
-            .any(|at| at.saturating_add(RECENT_MS) >= now)
+            .any(|at| at.saturating_add(window) >= now)
     };
     let mut out = Vec::new();
     for (i, &a) in ids.iter().enumerate() {

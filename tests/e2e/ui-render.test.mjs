@@ -527,8 +527,8 @@ for (const n of [6, 9, 16, 64]) {
 }
 
 // Past five nodes only the links that carried a message lately are drawn (all 36 links of
-// nine nodes would be a hairball), and "lately" is the last simulated second
-// (src/ui/cluster_view.rs, RECENT_MS): the leader's links stay drawn between its heartbeats.
+// nine nodes would be a hairball), and "lately" is within an election timeout
+// (src/ui/cluster_view.rs, links): the leader's links stay drawn between its heartbeats.
 // They used to be drawn only while a message was on them, so they blinked with every
 // heartbeat round, and a paused picture between two rounds showed no link at all.
 test('with nine nodes the leader\'s links stay drawn between heartbeats, event by event', { timeout: 90_000 }, () =>
