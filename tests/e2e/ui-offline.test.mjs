@@ -11,10 +11,20 @@ import { APP_URL, SCREENSHOT_DIR, isLocalUrl, launchBrowser } from './harness.mj
 
 const NEW_CSS = 'app-00000000000000aa.css';
 
-/** A proxy to APP_URL; `proxy.version = 2` serves a "new version" of index.html. */
+/**
+ * A proxy to APP_URL; `proxy.version = 2` serves a "new version" of index.html, and
+ * `proxy.offline = true` drops every connection unanswered, so the site is unreachable for
+ * the page and its service worker alike. (Chromium's offline emulation, `setOffline`, does
+ * not reach the service worker's own fetches in every version: with Chromium 148 the worker
+ * still got through, so the "offline" reload proved nothing.)
+ */
 async function startProxy() {
-  const state = { version: 1, oldCss: null };
+  const state = { version: 1, oldCss: null, offline: false };
   const server = createServer(async (req, res) => {
+    if (state.offline) {
+      req.socket.destroy();
+      return;
+    }
     try {
       let path = req.url;
       if (state.version === 2 && path === `/${NEW_CSS}`) path = `/${state.oldCss}`;
@@ -100,6 +110,7 @@ test('after one visit the app reloads offline, and picks up a new version online
 
     // Offline: the whole app comes from the cache.
     const offlineFrom = requests.length;
+    proxy.offline = true;
     await context.setOffline(true);
     await page.reload();
     await appShown(page);
@@ -139,6 +150,7 @@ test('after one visit the app reloads offline, and picks up a new version online
 
     // Back online with a new version deployed: one reload shows it, not the cached one.
     await context.setOffline(false);
+    proxy.offline = false;
     proxy.version = 2;
     await page.reload();
     await appShown(page);
