@@ -1,8 +1,8 @@
 //! The cluster drawing: nodes on a ring (role by shape and weight, a big term number, a thick
 //! election timer, the votes a candidate has collected), the links (with many nodes only
-//! those that carried a message within an election timeout, or are cut), partition groups as shaded hulls, and the messages in
-//! flight (their own layer, `message_view`), plus the legend. Each node is drawn by
-//! `node_glyph`.
+//! those that carried a message within an election timeout, or are cut), partition groups as
+//! shaded hulls, and the messages in flight (their own layer, `message_view`), plus the
+//! legend. Each node is drawn by `node_glyph`.
 //!
 //! Each part is a component whose inputs are plain values compared by yew: a node is redrawn
 //! only when something it shows changed, so a frame in which only messages moved touches
@@ -262,7 +262,30 @@ pub struct LinkLine {
     b: NodeId,
     from: Pt,
     to: Pt,
-    class: &'static str,
+    kind: LinkKind,
+}
+
+/// What a link's drawing says of it: its class, its tooltip and the cut mark follow from it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum LinkKind {
+    Up,
+    /// Cut by the user (`cut nA nB`).
+    Cut,
+    /// Across a partition.
+    Parted,
+    /// One end is a misconfigured member, which no message reaches.
+    Unreachable,
+}
+
+impl LinkKind {
+    fn class(self) -> &'static str {
+        match self {
+            LinkKind::Up => "link",
+            LinkKind::Cut => "link cut",
+            LinkKind::Parted => "link parted",
+            LinkKind::Unreachable => "link unreachable",
+        }
+    }
 }
 
 /// With more than this many nodes only links that carried traffic lately (see `links`) or are
@@ -309,21 +332,21 @@ fn links(v: &View, lay: &Layout) -> Vec<LinkLine> {
                     .get(x)
                     .is_some_and(|n| n.status == Status::Misconfigured)
             });
-            let class = if cut {
-                "link cut"
+            let kind = if cut {
+                LinkKind::Cut
             } else if parted {
-                "link parted"
+                LinkKind::Parted
             } else if unreachable {
-                "link unreachable"
+                LinkKind::Unreachable
             } else {
-                "link"
+                LinkKind::Up
             };
             out.push(LinkLine {
                 a,
                 b,
                 from: pa,
                 to: pb,
-                class,
+                kind,
             });
         }
     }
@@ -333,10 +356,10 @@ fn links(v: &View, lay: &Layout) -> Vec<LinkLine> {
 /// A link's tooltip, worded only when the links are drawn again (not every frame).
 fn link_title(l: Lang, line: &LinkLine) -> String {
     let (a, b) = (node_name(line.a), node_name(line.b));
-    match line.class {
-        "link cut" => tr!(l, "ui.cv.link_cut", a = a, b = b),
-        "link parted" => tr!(l, "ui.cv.link_parted", a = a, b = b),
-        _ => tr!(l, "ui.cv.link", a = a, b = b),
+    match line.kind {
+        LinkKind::Cut => tr!(l, "ui.cv.link_cut", a = a, b = b),
+        LinkKind::Parted => tr!(l, "ui.cv.link_parted", a = a, b = b),
+        LinkKind::Up | LinkKind::Unreachable => tr!(l, "ui.cv.link", a = a, b = b),
     }
 }
 
@@ -353,10 +376,10 @@ fn Links(p: &LinksProps) -> Html {
         .iter()
         .map(|l| {
             let mid = geometry::along(l.from, l.to, 0.5, 0.0);
-            let cut = l.class == "link cut";
+            let cut = l.kind == LinkKind::Cut;
             el!(
                 "g",
-                "class" = Classes::from(l.class),
+                "class" = Classes::from(l.kind.class()),
                 "data-link" = format!("n{}-n{}", l.a, l.b),
             )
             .key(format!("{}-{}", l.a, l.b).into())
