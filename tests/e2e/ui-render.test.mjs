@@ -556,3 +556,71 @@ test('with nine nodes the leader\'s links stay drawn between heartbeats, event b
     assert.ok(quiet > 0, 'no state without a message in flight was seen');
   }, { path: '?paused=1' }),
 );
+
+// At 64 nodes the logs hold 64 rows of ~150 elements, and a 720 px screen shows about nine:
+// a row out of view is skipped by the browser's style, layout and paint (styles/app.css,
+// `content-visibility: auto`), and one scrolled into view is drawn with its boxes.
+test('with 64 nodes only the log rows near the view are drawn; a row scrolled into view draws its boxes', { timeout: 90_000 }, () =>
+  withApp('render-rows-skipped', async (app) => {
+    const { page } = app;
+    await page.locator('[data-node][data-role]').first().waitFor({ state: 'attached' });
+    await runPastedScenario(page, 'cluster 64 seed=7\nawait leader != none within 60\npropose x=1\npropose y=2\ntick 30\n');
+    await page.click('button[aria-label="close the scenario and keep playing freely"]');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const rows = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('.log-row[data-log-node]')].map((row) => {
+          // On screen: within the window and within the box of the logs' scroller.
+          let top = 0;
+          let bottom = innerHeight;
+          for (let e = row.parentElement; e; e = e.parentElement) {
+            const oy = getComputedStyle(e).overflowY;
+            if ((oy === 'auto' || oy === 'scroll') && e.scrollHeight > e.clientHeight) {
+              const c = e.getBoundingClientRect();
+              top = Math.max(top, c.top);
+              bottom = Math.min(bottom, c.bottom);
+            }
+          }
+          const r = row.getBoundingClientRect();
+          return {
+            node: row.dataset.logNode,
+            inView: r.top >= top && r.bottom <= bottom,
+            // A skipped row keeps its own box; what it skips is its content.
+            drawn: row.querySelector('.entry').checkVisibility({ contentVisibilityAuto: true }),
+          };
+        }),
+      );
+    const before = await rows();
+    assert.equal(before.length, 64);
+    const inView = before.filter((r) => r.inView);
+    assert.ok(inView.length > 0, 'some log rows are on screen');
+    assert.deepEqual(inView.filter((r) => !r.drawn).map((r) => r.node), [], 'every row on screen is drawn');
+    const skipped = before.filter((r) => !r.drawn).map((r) => r.node);
+    assert.ok(skipped.length >= 32, `at least half the rows, those far below the view, are skipped: ${skipped.length} (${skipped.join(' ')})`);
+    assert.ok(skipped.includes('n64'), 'the last row, far below the view, is skipped');
+
+    // Scrolled into view, the last row is drawn: its newest box is where it is laid out, and
+    // a point inside it hits it.
+    await page.evaluate(() => document.querySelector('.log-row[data-log-node="n64"]').scrollIntoView({ block: 'center' }));
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    const after = await page.evaluate(() => {
+      const row = document.querySelector('.log-row[data-log-node="n64"]');
+      const boxes = [...row.querySelectorAll('.entry[data-index]')];
+      const newest = boxes[boxes.length - 1];
+      const b = newest.getBoundingClientRect();
+      const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+      return {
+        drawn: newest.checkVisibility({ contentVisibilityAuto: true }),
+        boxes: boxes.length,
+        size: [b.width, b.height],
+        hit: hit ? (newest.contains(hit) ? 'the box' : hit.className || hit.tagName) : null,
+        firstSkipped: document.querySelector('.log-row[data-log-node="n1"] .entry').checkVisibility({ contentVisibilityAuto: true }) === false,
+      };
+    });
+    assert.ok(after.drawn, 'n64\'s row is drawn once in view');
+    assert.ok(after.boxes >= 3, `n64's row has its boxes: ${after.boxes}`);
+    assert.ok(after.size[0] > 30 && after.size[1] > 15, `its newest box has its size: ${after.size}`);
+    assert.equal(after.hit, 'the box', 'a point inside the newest box hits it');
+    assert.ok(after.firstSkipped, 'the first row, now far above the view, is skipped');
+  }, { path: '?paused=1', viewport: { width: 1280, height: 720 } }),
+);
