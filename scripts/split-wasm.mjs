@@ -48,6 +48,22 @@ export const COLD_LIST = join(ROOT, "scripts", "split-cold.txt");
 // (2 of 2), which then fetched the whole second part to compare two strings. They stay.
 const SEED_DEPENDENT = /equivalent_key/;
 
+// Functions that run or not by the machine's speed. Yew's scheduler drops a render it had
+// queued for a component when a newer one for the same component is queued before it runs:
+// a quiet machine renders each frame's queue before the next is queued, so no recorded visit
+// dropped one, while a first visit at 6x CPU throttle (a slow laptop or phone, or a busy
+// machine) did within seconds, 2 of 2, and stalled on a synchronous fetch of the whole second
+// part to free a box. So the box's drop stays, and the drops it reaches through the box's
+// vtable: yew's runners, and the suspend closure, whose drop (an Rc of a component's state)
+// the compiler may share with theirs. Matched on the stable name.
+const LOAD_DEPENDENT =
+  /^core::ptr::drop_in_place::<(alloc::boxed::Box<dyn yew::scheduler::Runnable>|yew::html::component::lifecycle::(\w+::)?\w+Runner(<.*>)?|<yew::html::component::lifecycle::ComponentState>::suspend::\{closure#0\})>$/;
+
+/** Whether the function named `n` must stay in the page's module whatever the profile says. */
+function stays(n) {
+  return SEED_DEPENDENT.test(n) || LOAD_DEPENDENT.test(stableName(n));
+}
+
 function fail(message) {
   console.error(`split-wasm: ${message}`);
   process.exit(1);
@@ -208,7 +224,7 @@ function nameSection(pairs) {
 
 /**
  * Splits `bytes`: the functions for which `isCold(name)` holds (and that can move and do not
- * run by a hash seed's luck, SEED_DEPENDENT) go to the second module. Returns { primary,
+ * run by a hash seed's luck or the machine's speed: `stays`) go to the second module. Returns { primary,
  * secondary, moved, stubs } (secondary null if none moved).
  * With `names`, both keep a name section for their functions (a stub is named after its
  * function, with ` (stub)`); without, neither has one.
@@ -221,7 +237,7 @@ export function split(bytes, isCold, { names = false } = {}) {
   for (let k = 0; k < nDef; k++) {
     const idx = nImp + k;
     const n = m.names.get(idx);
-    if (n !== undefined && idx !== m.start && isCold(n) && !SEED_DEPENDENT.test(n) && movable(m.code[k])) moved.add(idx);
+    if (n !== undefined && idx !== m.start && isCold(n) && !stays(n) && movable(m.code[k])) moved.add(idx);
   }
   if (moved.size === 0) {
     const named = names ? [nameSection([...m.names].sort((a, b) => a[0] - b[0]))] : [];

@@ -142,6 +142,21 @@ test('a function that runs by a hash seed\'s luck (equivalent_key) is never move
   for (const x of [5, 7]) assert.equal(parts.exports.main(x), whole.exports.main(x));
 });
 
+// Yew's scheduler frees a render it had queued only when a newer one for the same component
+// arrives first, which a quiet machine never lets happen: a recorded visit misses it, a slow
+// machine's first visit calls it. Listed cold or not (here: cold), it stays in the page's module.
+test('a function that runs by the machine\'s speed (yew dropping a queued render) is never moved', () => {
+  const names = [...NAMES];
+  names[5] = 'core[aefbc74d0c2c7a00]::ptr::drop_in_place::<alloc[6277f43423a17e50]::boxed::Box<dyn yew[30161b22d4c595a0]::scheduler::Runnable>>';
+  const coldToo = (n) => isCold(n) || n.includes('scheduler::Runnable');
+  const whole = runWhole(sample(true, names));
+  const halves = split(sample(true, names), coldToo, { names: true });
+  assert.equal(halves.moved, 3, 'coldA, coldB and unused moved; the drop stayed');
+  assert.ok([...parse(halves.primary).names.values()].includes(names[5]), 'in the page module, not a stub');
+  const parts = runSplit(halves);
+  for (const x of [5, 7]) assert.equal(parts.exports.main(x), whole.exports.main(x));
+});
+
 test('with nothing cold the module is unchanged but for its names', () => {
   const out = split(sample(), () => false);
   assert.equal(out.secondary, null);
