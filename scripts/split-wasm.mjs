@@ -61,7 +61,8 @@ const LOAD_DEPENDENT =
 
 /** Whether the function named `n` must stay in the page's module whatever the profile says. */
 function stays(n) {
-  return SEED_DEPENDENT.test(n) || LOAD_DEPENDENT.test(stableName(n));
+  const name = stableName(n);
+  return SEED_DEPENDENT.test(name) || LOAD_DEPENDENT.test(name);
 }
 
 function fail(message) {
@@ -224,8 +225,8 @@ function nameSection(pairs) {
 
 /**
  * Splits `bytes`: the functions for which `isCold(name)` holds (and that can move and do not
- * run by a hash seed's luck or the machine's speed: `stays`) go to the second module. Returns { primary,
- * secondary, moved, stubs } (secondary null if none moved).
+ * run by a hash seed's luck or the machine's speed: `stays`) go to the second module.
+ * Returns { primary, secondary, moved, stubs } (secondary null if none moved).
  * With `names`, both keep a name section for their functions (a stub is named after its
  * function, with ` (stub)`); without, neither has one.
  */

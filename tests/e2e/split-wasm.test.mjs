@@ -131,30 +131,37 @@ test('an exported moved function loads the second module by itself', () => {
 // A hash map's key comparison runs only when a probe meets an equal 7-bit tag, which depends on
 // the page's random hash seed: a recorded visit can miss it and the next run of that visit
 // call it. Listed cold or not, it stays in the page's module.
-test('a function that runs by a hash seed\'s luck (equivalent_key) is never moved', () => {
+// The sample with its sixth function named `name` and split by `cold`, which calls that
+// function cold: it stays in the page's module (not as a stub) while the other cold ones move,
+// and the halves compute what the whole does. `what` names it in the message.
+function assertStays(name, cold, what) {
   const names = [...NAMES];
-  names[5] = '<hashbrown::raw::RawTable<(String, raftlab::coldC)>>::find_or_find_insert_index::<hashbrown::map::equivalent_key<String, raftlab::coldC>::{closure#0}>::{closure#0}';
+  names[5] = name;
   const whole = runWhole(sample(true, names));
-  const halves = split(sample(true, names), isCold, { names: true });
-  assert.equal(halves.moved, 3, 'coldA, coldB and unused moved; the key comparison stayed');
+  const halves = split(sample(true, names), cold, { names: true });
+  assert.equal(halves.moved, 3, `coldA, coldB and unused moved; ${what} stayed`);
   assert.ok([...parse(halves.primary).names.values()].includes(names[5]), 'in the page module, not a stub');
   const parts = runSplit(halves);
   for (const x of [5, 7]) assert.equal(parts.exports.main(x), whole.exports.main(x));
+}
+
+test('a function that runs by a hash seed\'s luck (equivalent_key) is never moved', () => {
+  assertStays(
+    '<hashbrown::raw::RawTable<(String, raftlab::coldC)>>::find_or_find_insert_index::<hashbrown::map::equivalent_key<String, raftlab::coldC>::{closure#0}>::{closure#0}',
+    isCold,
+    'the key comparison',
+  );
 });
 
 // Yew's scheduler frees a render it had queued only when a newer one for the same component
 // arrives first, which a quiet machine never lets happen: a recorded visit misses it, a slow
 // machine's first visit calls it. Listed cold or not (here: cold), it stays in the page's module.
 test('a function that runs by the machine\'s speed (yew dropping a queued render) is never moved', () => {
-  const names = [...NAMES];
-  names[5] = 'core[aefbc74d0c2c7a00]::ptr::drop_in_place::<alloc[6277f43423a17e50]::boxed::Box<dyn yew[30161b22d4c595a0]::scheduler::Runnable>>';
-  const coldToo = (n) => isCold(n) || n.includes('scheduler::Runnable');
-  const whole = runWhole(sample(true, names));
-  const halves = split(sample(true, names), coldToo, { names: true });
-  assert.equal(halves.moved, 3, 'coldA, coldB and unused moved; the drop stayed');
-  assert.ok([...parse(halves.primary).names.values()].includes(names[5]), 'in the page module, not a stub');
-  const parts = runSplit(halves);
-  for (const x of [5, 7]) assert.equal(parts.exports.main(x), whole.exports.main(x));
+  assertStays(
+    'core[aefbc74d0c2c7a00]::ptr::drop_in_place::<alloc[6277f43423a17e50]::boxed::Box<dyn yew[30161b22d4c595a0]::scheduler::Runnable>>',
+    (n) => isCold(n) || n.includes('scheduler::Runnable'),
+    'the drop',
+  );
 });
 
 test('with nothing cold the module is unchanged but for its names', () => {
