@@ -365,6 +365,13 @@ impl AttrArg for AttrValue {
     }
 }
 
+impl AttrArg for Option<AttrValue> {
+    #[inline(always)]
+    fn put(self, e: El) -> El {
+        e.put(self)
+    }
+}
+
 impl AttrArg for bool {
     #[inline(always)]
     fn put(self, e: El) -> El {

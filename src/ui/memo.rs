@@ -11,7 +11,8 @@
 //!
 //! Long lists whose items change one at a time (a node's log boxes, the event lines) make
 //! each item a component of its own, so a changed item is built alone; [`item_built`] counts
-//! those builds.
+//! those builds. A message in flight's pill is one too: it moves by its group's position and
+//! is built only when its slot starts showing another kind of message.
 //!
 //! The counts of builds per panel and per kind of item are shown in the hidden status element
 //! (`data-builds`) for the render tests and benchmarks.
@@ -114,15 +115,18 @@ pub enum Item {
     LogBox,
     /// A line of the event log.
     EventLine,
+    /// The shapes of a message in flight (its pill, arrowhead, tail and tooltip).
+    MessagePill,
 }
 
 impl Item {
-    const ALL: [Item; 2] = [Item::LogBox, Item::EventLine];
+    const ALL: [Item; 3] = [Item::LogBox, Item::EventLine, Item::MessagePill];
 
     fn name(self) -> &'static str {
         match self {
             Item::LogBox => "log-boxes",
             Item::EventLine => "event-lines",
+            Item::MessagePill => "message-pills",
         }
     }
 }

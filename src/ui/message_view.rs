@@ -1,8 +1,9 @@
 //! Messages in flight: each a labelled pill (PreVote, Vote, App, HB, Snap, TimeoutNow,
 //! ReadIndex; replies marked ✓ or ✕) with an arrowhead and a tail showing its direction,
 //! moving along its link at its simulated timing; and the detail card of the one clicked,
-//! with a button to drop it. The pills are their own component, the only part of the drawing
-//! redrawn in a frame where nothing but messages moved, drawn in a pool of reused slots.
+//! with a button to drop it. The layer is its own component, the only part of the drawing
+//! redrawn in a frame where nothing but messages moved, drawn in a pool of reused slots; each
+//! pill is a component too, built once per message and moved by its group's transform.
 
 use crate::el;
 use crate::raft::vec_map::VecMap;
@@ -32,7 +33,7 @@ pub struct Glyph {
     /// Unit vector of its travel.
     dir: (f64, f64),
     kind: &'static str,
-    label: String,
+    label: AttrValue,
     outcome: &'static str,
     lost: bool,
     selected: bool,
@@ -48,8 +49,9 @@ const PILL_H: f64 = 11.0;
 /// Sideways offset, so the two directions of a link do not overlap.
 const SIDE: f64 = 12.0;
 
-/// A short label readable without colour.
-fn label(m: &Message) -> String {
+/// A short label readable without colour. Every label but "App +n" is a literal, so a frame's
+/// glyphs allocate no text for them.
+fn label(m: &Message) -> AttrValue {
     let t = m.msg_type;
     let base = match t {
         MsgType::PreVote | MsgType::PreVoteResp => "PreVote",
@@ -64,12 +66,24 @@ fn label(m: &Message) -> String {
         _ => t.name(),
     };
     if t.is_response() {
-        return format!("{base} {}", if m.reject { "✕" } else { "✓" });
+        return AttrValue::Static(match (base, m.reject) {
+            ("PreVote", false) => "PreVote ✓",
+            ("PreVote", true) => "PreVote ✕",
+            ("Vote", false) => "Vote ✓",
+            ("Vote", true) => "Vote ✕",
+            ("App", false) => "App ✓",
+            ("App", true) => "App ✕",
+            ("HB", false) => "HB ✓",
+            ("HB", true) => "HB ✕",
+            ("ReadIndex", false) => "ReadIndex ✓",
+            ("ReadIndex", true) => "ReadIndex ✕",
+            _ => return AttrValue::from(format!("{base} {}", if m.reject { "✕" } else { "✓" })),
+        });
     }
     if t == MsgType::App && !m.entries.is_empty() {
-        return format!("App +{}", m.entries.len());
+        return AttrValue::from(format!("App +{}", m.entries.len()));
     }
-    base.to_string()
+    AttrValue::Static(base)
 }
 
 /// Every message in flight, placed.
@@ -261,12 +275,46 @@ fn glyph(key: usize, live: bool, s: &Shown) -> Html {
     if !live {
         class.push("idle");
     }
-    // A pill sized to its label, an arrowhead ahead of it and a tail behind it, drawn around
-    // the origin and moved by the group's transform: as a message travels, only that one
-    // attribute changes (its shape's attributes stay as they were, so yew leaves them alone
-    // and the browser restyles one element per message instead of nine attributes).
-    let half_w = 6.0 + 3.7 * g.label.chars().count() as f64;
-    let (dx, dy) = g.dir;
+    let p = g.at;
+    // An idle slot keeps its last drawing, hidden (not removed from the layout, so showing
+    // it again lays nothing out anew), and loses its data-msg-* hooks.
+    el!(
+        "g",
+        "class" = class,
+        "data-msg-type" = live.then_some(g.kind),
+        "data-msg-id" = live.then(|| g.id.to_string()),
+        "data-outcome" = live.then_some(g.outcome),
+        "data-label" = live.then(|| g.label.clone()),
+        "visibility" = (!live).then_some("hidden"),
+        "transform" = format!("translate({},{})", fmt(p.x), fmt(p.y)),
+    )
+    .key(key.to_string().into())
+    .c(html! {
+        <Pill title={s.title.clone()} label={g.label.clone()} dir={g.dir} {selected} />
+    })
+    .done()
+}
+
+/// What a pill's shapes depend on. A travelling message changes none of it, only its group's
+/// position, so its [`Pill`] is not built again while it moves.
+#[derive(Clone, Debug, PartialEq, Properties)]
+struct PillProps {
+    title: AttrValue,
+    label: AttrValue,
+    /// Unit vector of the message's travel.
+    dir: (f64, f64),
+    selected: bool,
+}
+
+/// A pill sized to its label, an arrowhead ahead of it and a tail behind it, drawn around the
+/// origin (the group's transform places it). Built when a slot starts showing another kind
+/// of message, or one is selected: at 64 nodes, rebuilding every pill's shapes and numbers at
+/// every frame was the largest part of a frame's script.
+#[component]
+fn Pill(p: &PillProps) -> Html {
+    super::memo::item_built(super::memo::Item::MessagePill);
+    let half_w = 6.0 + 3.7 * p.label.chars().count() as f64;
+    let (dx, dy) = p.dir;
     let edge = (half_w / dx.abs().max(1e-6)).min(PILL_H / dy.abs().max(1e-6));
     let (nx, ny) = (-dy, dx);
     let (tip, base) = (edge + 9.0, edge + 1.0);
@@ -280,62 +328,48 @@ fn glyph(key: usize, live: bool, s: &Shown) -> Html {
         fmt(dy * base - ny * 6.0)
     );
     let (tail0, tail1) = (edge + 16.0, edge);
-    let p = g.at;
-    // An idle slot keeps its last drawing, hidden (not removed from the layout, so showing
-    // it again lays nothing out anew), and loses its data-msg-* hooks.
-    let hook = |v: String| live.then_some(v);
-    el!(
-        "g",
-        "class" = class,
-        "data-msg-type" = live.then_some(g.kind),
-        "data-msg-id" = hook(g.id.to_string()),
-        "data-outcome" = live.then_some(g.outcome),
-        "data-label" = hook(g.label.clone()),
-        "visibility" = (!live).then_some("hidden"),
-        "transform" = format!("translate({},{})", fmt(p.x), fmt(p.y)),
-    )
-    .key(key.to_string().into())
-    .c(el!("title").c(s.title.clone()))
-    .c(el!(
-        "line",
-        "class" = "tail",
-        "x1" = fmt(-dx * tail0),
-        "y1" = fmt(-dy * tail0),
-        "x2" = fmt(-dx * tail1),
-        "y2" = fmt(-dy * tail1),
-    ))
-    .c(if selected {
-        el!(
+    super::h::frag()
+        .c(el!("title").c(p.title.clone()))
+        .c(el!(
+            "line",
+            "class" = "tail",
+            "x1" = fmt(-dx * tail0),
+            "y1" = fmt(-dy * tail0),
+            "x2" = fmt(-dx * tail1),
+            "y2" = fmt(-dy * tail1),
+        ))
+        .c(if p.selected {
+            el!(
+                "rect",
+                "class" = "msg-sel",
+                "x" = fmt(-half_w - 4.0),
+                "y" = fmt(-PILL_H - 4.0),
+                "width" = fmt(2.0 * half_w + 8.0),
+                "height" = fmt(2.0 * PILL_H + 8.0),
+                "rx" = "14",
+            )
+            .done()
+        } else {
+            Html::default()
+        })
+        .c(el!(
             "rect",
-            "class" = "msg-sel",
-            "x" = fmt(-half_w - 4.0),
-            "y" = fmt(-PILL_H - 4.0),
-            "width" = fmt(2.0 * half_w + 8.0),
-            "height" = fmt(2.0 * PILL_H + 8.0),
-            "rx" = "14",
+            "class" = "shape",
+            "x" = fmt(-half_w),
+            "y" = fmt(-PILL_H),
+            "width" = fmt(2.0 * half_w),
+            "height" = fmt(2.0 * PILL_H),
+            "rx" = fmt(PILL_H),
+        ))
+        .c(el!("polygon", "class" = "arrow", "points" = arrow))
+        .c(el!(
+            "text",
+            "class" = "mlabel",
+            "y" = "4.5",
+            "text-anchor" = "middle"
         )
+        .c(p.label.clone()))
         .done()
-    } else {
-        Html::default()
-    })
-    .c(el!(
-        "rect",
-        "class" = "shape",
-        "x" = fmt(-half_w),
-        "y" = fmt(-PILL_H),
-        "width" = fmt(2.0 * half_w),
-        "height" = fmt(2.0 * PILL_H),
-        "rx" = fmt(PILL_H),
-    ))
-    .c(el!("polygon", "class" = "arrow", "points" = arrow))
-    .c(el!(
-        "text",
-        "class" = "mlabel",
-        "y" = "4.5",
-        "text-anchor" = "middle"
-    )
-    .c(g.label.clone()))
-    .done()
 }
 
 /// The card of the selected message: its fields and a drop button.

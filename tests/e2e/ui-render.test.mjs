@@ -84,6 +84,46 @@ test('a travelling message is moved by its group transform alone, its shapes unt
   }),
 );
 
+// A pill's shapes, arrowhead, tail and tooltip are a component of their own (src/ui/
+// message_view.rs: Pill), built when its slot starts showing a message and then left alone
+// while the message travels; building every pill at every frame was the largest part of a
+// frame's script at 64 nodes.
+test('a travelling message\'s pill is built once for the message, not at every frame it moves', { timeout: 90_000 }, () =>
+  withApp('render-msg-pill', async (app) => {
+    const { page } = app;
+    await waitLeader(page);
+    const before = await builds(page);
+    const seen = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const layer = document.querySelector('.cluster .msgs');
+          const ids = new Set();
+          let moves = 0;
+          const o = new MutationObserver((ms) => {
+            moves += ms.filter((m) => m.attributeName === 'transform').length;
+          });
+          o.observe(layer, { subtree: true, attributes: true });
+          let frames = 0;
+          const tick = () => {
+            for (const g of layer.querySelectorAll('g[data-msg-id]')) ids.add(g.dataset.msgId);
+            if (++frames >= 240) {
+              o.disconnect();
+              resolve({ frames, moves, ids: ids.size });
+            } else requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        }),
+    );
+    const after = await builds(page);
+    const pills = after['message-pills'] - before['message-pills'];
+    const report = JSON.stringify({ ...seen, pills });
+    assert.ok(seen.ids > 0 && seen.moves >= 3 * seen.ids, `messages travelled over several frames each: ${report}`);
+    // Each message seen took a slot once; a render may also have drawn one that was gone by
+    // the next frame's sample, so a few builds more than the ids sampled are allowed.
+    assert.ok(pills <= seen.ids + 5, `pills built at most once per message, not per move: ${report}`);
+  }),
+);
+
 test('message glyphs are reused: a render creates one only when more messages fly than the layer has slots', { timeout: 90_000 }, () =>
   withApp('render-msg-pool', async (app) => {
     const { page } = app;
