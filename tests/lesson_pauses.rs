@@ -1,0 +1,108 @@
+//! What a lesson's narration points at is on screen at its pause. A lecturer reads the text
+//! to the class while the picture holds still, so a narration that tells as done what the
+//! stretch after it plays (or what never shows) teaches something the screen contradicts.
+//! Each check plays the preset as the app's player does, in paced slices, and looks at the
+//! run at the pause of one narration.
+
+use raftlab::sim::client::ReqKind;
+use raftlab::sim::cluster::Sim;
+use raftlab::sim::cond;
+use raftlab::sim::player::{PacedStop, Player};
+use raftlab::sim::presets::find;
+use raftlab::sim::scenario::Script;
+
+/// Plays preset `id` to the pause of its `k`-th narration (1-based) and hands `check` the run
+/// as it stands there.
+fn at_pause(id: &str, k: usize, check: impl FnOnce(&Sim)) {
+    let p = find(id).unwrap_or_else(|| panic!("preset {id}"));
+    let mut player = Player::new(Script::parse(p.text).expect("preset parses"));
+    let mut seen = 0;
+    loop {
+        match player.run_for(100).stop {
+            PacedStop::Budget => {}
+            PacedStop::Narration => {
+                seen += 1;
+                if seen == k {
+                    check(player.timeline().expect("a running cluster").sim());
+                    return;
+                }
+            }
+            PacedStop::End => panic!("{id} has {seen} narrations, not {k}"),
+        }
+    }
+}
+
+/// Asserts that each condition (the scenario language's, e.g. `n2.match n4 >= 3`) holds.
+fn holds(id: &str, k: usize, sim: &Sim, conds: &[&str]) {
+    for text in conds {
+        let c = cond::parse(text, 0).expect("condition parses");
+        let (ok, actual) = c.eval(sim);
+        assert!(ok, "{id}, narration {k}: `{text}` is {actual}");
+    }
+}
+
+/// Lesson 07, narration 5: "n4's process starts on the majority side ... even though n1 is
+/// still cut off". Isolating n1 cut its links to the nodes of that moment only; n4, added
+/// later, came up linked to n1 (the drawing showed the link open and the quorum line stopped
+/// calling n1 cut off) until the lesson cut that link too.
+#[test]
+fn lesson_07_n1_is_cut_off_from_every_node_when_n4_starts() {
+    at_pause("07-partition-then-add", 5, |sim| {
+        for peer in [2, 3, 4] {
+            assert!(
+                !sim.net.connected(1, peer) && !sim.net.connected(peer, 1),
+                "n1 still linked to n{peer}"
+            );
+        }
+    });
+}
+
+/// Lesson 14, narration 1: "n4 is a caught-up learner (match 3 in the leader's progress
+/// table)". n4 held every entry, but its reply was still in flight: the table beside the text
+/// said match 0, probe, "catch-up 0% of threshold".
+#[test]
+fn lesson_14_the_leader_knows_its_learner_caught_up() {
+    let id = "14-learner-limits";
+    at_pause(id, 1, |sim| {
+        holds(
+            id,
+            1,
+            sim,
+            &[
+                "n4.commit = 3",
+                "n2.match n4 >= 3",
+                "n2.progress n4 = replicate",
+            ],
+        )
+    });
+}
+
+/// Lesson 14, narration 4: "A serializable read is allowed: n4 answers x = 1". The request
+/// line under the drawing shows the newest request: at this pause, that read, answered. Its
+/// result had never been on screen at a pause (the text promised it before it ran, and the
+/// next pause showed the leader transfer).
+#[test]
+fn lesson_14_shows_the_learners_serializable_read() {
+    let id = "14-learner-limits";
+    at_pause(id, 4, |sim| {
+        let newest = sim.requests.values().next_back().expect("a request");
+        assert!(
+            matches!(&newest.kind, ReqKind::Read { key, linearizable: false } if key == "x"),
+            "the newest request is {:?}",
+            newest.kind
+        );
+        assert_eq!(newest.via, Some(4));
+        holds(id, 4, sim, &["read = 1"]);
+    });
+}
+
+/// Lesson 15, narration 5: "While the snapshot is in flight the progress is in snapshot
+/// state". The pause came right after n3's restart, with the progress still in replicate, and
+/// the snapshot state never showed at any pause.
+#[test]
+fn lesson_15_pauses_with_the_snapshot_in_flight() {
+    let id = "15-probe-replicate-snapshot";
+    at_pause(id, 5, |sim| {
+        holds(id, 5, sim, &["n2.progress n3 = snapshot"])
+    });
+}
