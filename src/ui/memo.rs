@@ -11,8 +11,8 @@
 //!
 //! Long lists whose items change one at a time (a node's log boxes, the event lines) make
 //! each item a component of its own, so a changed item is built alone; [`item_built`] counts
-//! those builds. A message in flight's pill is one too: it moves by its group's position and
-//! is built only when its slot starts showing another kind of message.
+//! those builds. A message in flight's pill is kept per slot of the messages layer: it moves
+//! by its group's position and is built only when its slot starts showing another message.
 //!
 //! The counts of builds per panel and per kind of item are shown in the hidden status element
 //! (`data-builds`) for the render tests and benchmarks.
@@ -87,7 +87,7 @@ impl Memos {
                 h
             }
         };
-        html! { <Frozen {stamp} {view} /> }
+        frozen(stamp, view)
     }
 
     /// "toolbar:3 tabs:1 ... log-boxes:40 event-lines:12": how many times each panel and
@@ -163,6 +163,11 @@ impl PartialEq for FrozenProps {
     fn eq(&self, other: &Self) -> bool {
         self.stamp == other.stamp
     }
+}
+
+/// `view` in a [`Frozen`]: while `stamp` stays the same, yew neither re-renders nor compares it.
+pub fn frozen(stamp: u64, view: Html) -> Html {
+    html! { <Frozen {stamp} {view} /> }
 }
 
 /// Shows a kept build; re-rendered only when its stamp changes.

@@ -3,7 +3,7 @@
 //! moving along its link at its simulated timing; and the detail card of the one clicked,
 //! with a button to drop it. The layer is its own component, the only part of the drawing
 //! redrawn in a frame where nothing but messages moved, drawn in a pool of reused slots; each
-//! pill is a component too, built once per message and moved by its group's transform.
+//! pill's shapes are kept per slot, built once per message and moved by its group's transform.
 
 use crate::el;
 use crate::raft::vec_map::VecMap;
@@ -22,6 +22,7 @@ use super::cluster_view::{fmt, Layout};
 use super::geometry::{self, Pt};
 use super::glyph_pool::Pool;
 use super::h::send;
+use super::memo;
 use super::style::node_name;
 
 /// One message as drawn: where it is and what it is (its tooltip is worded only when a slot
@@ -226,8 +227,10 @@ pub fn MessageLayer(p: &LayerProps) -> Html {
             dispatch.emit(Msg::SelectMessage(Some(id)));
         }
     });
+    let pills = use_mut_ref(Pills::default);
     let l = p.lang;
     let mut pool = pool.borrow_mut();
+    let mut pills = pills.borrow_mut();
     // The tooltip is worded once per message (a slot keeps it while the message travels).
     let kept: VecMap<u64, AttrValue> = pool
         .slots()
@@ -247,16 +250,20 @@ pub fn MessageLayer(p: &LayerProps) -> Html {
             glyph: g.clone(),
         })
         .collect();
-    let items = pool
-        .place(shown.iter().map(|s| (s.glyph.id, s)), alike)
+    let slots = pool.place(shown.iter().map(|s| (s.glyph.id, s)), alike);
+    pills.kept.truncate(slots.len());
+    let items = slots
         .iter()
         .enumerate()
-        .map(|(i, slot)| glyph(i, slot.id.is_some(), &slot.item))
+        .map(|(i, slot)| {
+            let live = slot.id.is_some();
+            glyph(i, live, &slot.item, pills.pill(i, live, &slot.item))
+        })
         .collect::<Html>();
     el!("g", "class" = "msgs").on_click(onclick).c(items).done()
 }
 
-fn glyph(key: usize, live: bool, s: &Shown) -> Html {
+fn glyph(key: usize, live: bool, s: &Shown, pill: Html) -> Html {
     let g = &s.glyph;
     let mut class = classes!("msg", format!("m-{}", g.kind));
     if !g.outcome.is_empty() {
@@ -268,8 +275,7 @@ fn glyph(key: usize, live: bool, s: &Shown) -> Html {
     if g.entries > 0 {
         class.push("has-entries");
     }
-    let selected = live && g.selected;
-    if selected {
+    if live && g.selected {
         class.push("selected");
     }
     if !live {
@@ -289,16 +295,14 @@ fn glyph(key: usize, live: bool, s: &Shown) -> Html {
         "transform" = format!("translate({},{})", fmt(p.x), fmt(p.y)),
     )
     .key(key.to_string().into())
-    .c(html! {
-        <Pill title={s.title.clone()} label={g.label.clone()} dir={g.dir} {selected} />
-    })
+    .c(pill)
     .done()
 }
 
 /// What a pill's shapes depend on. A travelling message changes none of it, only its group's
-/// position, so its [`Pill`] is not built again while it moves.
-#[derive(Clone, Debug, PartialEq, Properties)]
-struct PillProps {
+/// position, so its pill is not built again while it moves.
+#[derive(Clone, PartialEq)]
+struct PillKey {
     title: AttrValue,
     label: AttrValue,
     /// Unit vector of the message's travel.
@@ -306,13 +310,46 @@ struct PillProps {
     selected: bool,
 }
 
+/// Each slot's pill as last built, with the stamp under which [`memo::frozen`] keeps it: at 64
+/// nodes, building and comparing every pill's shapes and numbers at every frame was the
+/// largest part of a frame's script. A slot's pill is built again only when the slot starts
+/// showing a message that looks different, or the message is selected.
+#[derive(Default)]
+struct Pills {
+    kept: Vec<Option<(PillKey, u64, Html)>>,
+    /// The last stamp given out; each build gets a new one.
+    stamp: u64,
+}
+
+impl Pills {
+    /// Slot `i`'s pill for `s`: the kept build if it was made for what `s` shows.
+    fn pill(&mut self, i: usize, live: bool, s: &Shown) -> Html {
+        let key = PillKey {
+            title: s.title.clone(),
+            label: s.glyph.label.clone(),
+            dir: s.glyph.dir,
+            selected: live && s.glyph.selected,
+        };
+        if self.kept.len() <= i {
+            self.kept.resize_with(i + 1, || None);
+        }
+        let (stamp, view) = match &self.kept[i] {
+            Some((k, stamp, view)) if *k == key => (*stamp, view.clone()),
+            _ => {
+                self.stamp += 1;
+                let view = pill_view(&key);
+                self.kept[i] = Some((key, self.stamp, view.clone()));
+                (self.stamp, view)
+            }
+        };
+        memo::frozen(stamp, view)
+    }
+}
+
 /// A pill sized to its label, an arrowhead ahead of it and a tail behind it, drawn around the
-/// origin (the group's transform places it). Built when a slot starts showing another kind
-/// of message, or one is selected: at 64 nodes, rebuilding every pill's shapes and numbers at
-/// every frame was the largest part of a frame's script.
-#[component]
-fn Pill(p: &PillProps) -> Html {
-    super::memo::item_built(super::memo::Item::MessagePill);
+/// origin (the group's transform places it), with the message's tooltip.
+fn pill_view(p: &PillKey) -> Html {
+    memo::item_built(memo::Item::MessagePill);
     let half_w = 6.0 + 3.7 * p.label.chars().count() as f64;
     let (dx, dy) = p.dir;
     let edge = (half_w / dx.abs().max(1e-6)).min(PILL_H / dy.abs().max(1e-6));

@@ -84,9 +84,9 @@ test('a travelling message is moved by its group transform alone, its shapes unt
   }),
 );
 
-// A pill's shapes, arrowhead, tail and tooltip are a component of their own (src/ui/
-// message_view.rs: Pill), built when its slot starts showing a message and then left alone
-// while the message travels; building every pill at every frame was the largest part of a
+// A pill's shapes, arrowhead, tail and tooltip are kept per slot (src/ui/message_view.rs:
+// Pills), built when its slot starts showing a message and then left alone while the
+// message travels; building every pill at every frame was the largest part of a
 // frame's script at 64 nodes.
 test('a travelling message\'s pill is built once for the message, not at every frame it moves', { timeout: 90_000 }, () =>
   withApp('render-msg-pill', async (app) => {
