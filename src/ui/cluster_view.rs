@@ -148,9 +148,12 @@ pub fn render(v: &View) -> Html {
     )
         .c(html! { <Hulls hulls={hulls} /> })
         .c(html! { <Links {links} lang={v.ui.lang} /> })
+        // Messages under the nodes: a pill that arrives, leaves or passes by slides under a
+        // node's name, role and vote instead of covering them (the words a class reads).
+        // Pills start and end outside the timer ring, so no pill ever hides a node's circle.
+        .c(html! { <message_view::MessageLayer msgs={msgs} lang={v.ui.lang} dispatch={v.dispatch.clone()} /> })
         .c(el!("g", "class" = "nodes")
             .c(nodes))
-        .c(html! { <message_view::MessageLayer msgs={msgs} lang={v.ui.lang} dispatch={v.dispatch.clone()} /> })
         .c(if empty {
             el!(
                 "text",

@@ -124,6 +124,55 @@ test('a travelling message\'s pill is built once for the message, not at every f
   }),
 );
 
+// The messages layer lies under the nodes (src/ui/cluster_view.rs): a pill leaving or
+// reaching a node passes under its name, role and vote, which a class reads, instead of
+// covering them (lessons 07, 14, 19: "precandi[HB]ate", n2's label hidden under a pile of
+// heartbeats). Wherever a pill and a node's words overlap, the words are on top. The
+// drawing's words take no clicks (a click there goes to what is under them), so for this
+// check they take them: then the topmost element at a point is the one painted last.
+test('a pill over a node\'s name or vote lies under the words: the topmost element there is the node\'s', { timeout: 90_000 }, () =>
+  withApp('render-labels-over-pills', async (app) => {
+    const { page } = app;
+    await waitLeader(page);
+    await page.addStyleTag({ content: '.cluster text { pointer-events: auto !important; }' });
+    const seen = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const out = { overlaps: 0, onNode: 0, onPill: [] };
+          const inter = (a, b) => {
+            const x0 = Math.max(a.left, b.left);
+            const x1 = Math.min(a.right, b.right);
+            const y0 = Math.max(a.top, b.top);
+            const y1 = Math.min(a.bottom, b.bottom);
+            return x1 - x0 > 4 && y1 - y0 > 4 ? { x: (x0 + x1) / 2, y: (y0 + y1) / 2 } : null;
+          };
+          let frames = 0;
+          const tick = () => {
+            const words = [...document.querySelectorAll('g.node .nid, g.node .nvote')].map((t) => [t, t.getBoundingClientRect()]);
+            for (const pill of document.querySelectorAll('g.msg[data-msg-id] rect.shape')) {
+              const r = pill.getBoundingClientRect();
+              for (const [t, w] of words) {
+                const at = inter(r, w);
+                if (!at) continue;
+                out.overlaps++;
+                const hit = document.elementFromPoint(at.x, at.y);
+                if (hit?.closest('g.node')) out.onNode++;
+                else if (hit?.closest('g.msg')) out.onPill.push(`${t.textContent} under ${hit.closest('g.msg').dataset.label}`);
+              }
+            }
+            if (++frames >= 300) resolve(out);
+            else requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        }),
+    );
+    const report = JSON.stringify({ ...seen, onPill: seen.onPill.slice(0, 5) });
+    assert.ok(seen.overlaps >= 5, `pills met a node's words: ${report}`);
+    assert.deepEqual(seen.onPill, [], `no pill covered a node's words: ${report}`);
+    assert.ok(seen.onNode > 0, `the words were hit where they met a pill: ${report}`);
+  }),
+);
+
 test('message glyphs are reused: a render creates one only when more messages fly than the layer has slots', { timeout: 90_000 }, () =>
   withApp('render-msg-pool', async (app) => {
     const { page } = app;
