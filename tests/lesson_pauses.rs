@@ -4,6 +4,7 @@
 //! Each check plays the preset as the app's player does, in paced slices, and looks at the
 //! run at the pause of one narration.
 
+use raftlab::raft::MsgType;
 use raftlab::sim::client::ReqKind;
 use raftlab::sim::cluster::Sim;
 use raftlab::sim::cond;
@@ -105,4 +106,29 @@ fn lesson_15_pauses_with_the_snapshot_in_flight() {
     at_pause(id, 5, |sim| {
         holds(id, 5, sim, &["n2.progress n3 = snapshot"])
     });
+}
+
+/// Lesson 19 (and the presets built on its set-up: 20, 24): every message takes 300 ms so
+/// each step can be followed, and heartbeats go out every 300 ms too. At one heartbeat a
+/// tick (100 ms), three heartbeats and three replies crowded each link at every pause, a pile
+/// of pills that hid n1's and n2's names in presenter mode while the lesson is about one
+/// entry. At each pause, at most one heartbeat is on its way along a link in each direction.
+#[test]
+fn lesson_19_heartbeats_do_not_crowd_the_links() {
+    let id = "19-figure-8";
+    for k in 1..=9 {
+        at_pause(id, k, |sim| {
+            let mut per_link: std::collections::BTreeMap<(u64, u64), usize> = Default::default();
+            for f in sim.net.in_flight.values() {
+                if f.msg.msg_type == MsgType::Heartbeat {
+                    *per_link.entry((f.msg.from, f.msg.to)).or_default() += 1;
+                }
+            }
+            let crowded: Vec<_> = per_link.iter().filter(|(_, n)| **n > 1).collect();
+            assert!(
+                crowded.is_empty(),
+                "{id}, narration {k}: heartbeats in flight per link {crowded:?}"
+            );
+        });
+    }
 }
