@@ -4,7 +4,7 @@
 //! Each check plays the preset as the app's player does, in paced slices, and looks at the
 //! run at the pause of one narration.
 
-use raftlab::raft::MsgType;
+use raftlab::raft::{MsgType, ProgressState};
 use raftlab::sim::client::ReqKind;
 use raftlab::sim::cluster::Sim;
 use raftlab::sim::cond;
@@ -131,4 +131,58 @@ fn lesson_19_heartbeats_do_not_crowd_the_links() {
             );
         });
     }
+}
+
+/// Asserts that `leader` tracks `peer` in replicate with `peer`'s whole log matched: the
+/// progress table agrees with the logs drawn beside it.
+fn table_agrees(id: &str, at: &str, sim: &Sim, leader: u64, peer: u64) {
+    let lead = &sim.nodes.get(&leader).expect("the leader").raft;
+    let last = sim
+        .nodes
+        .get(&peer)
+        .expect("the peer")
+        .raft
+        .log
+        .last_index();
+    let p = lead.progress(peer).expect("the leader tracks the peer");
+    assert!(
+        p.matched == last && p.state == ProgressState::Replicate,
+        "{id}, {at}: n{leader}'s table has n{peer} at match {}, {:?}; n{peer}'s log ends at {last}",
+        p.matched,
+        p.state
+    );
+}
+
+/// The healed follower in the last picture of lesson 05 (its last narration's pause): "n1
+/// ... follows n2 at term 1 and catches up". The logs showed n1 caught up while the leader's
+/// table, n1's reply still on the wire, said *probe, paused* at match 3 of 5.
+#[test]
+fn lesson_05_ends_with_the_leaders_table_caught_up() {
+    at_pause("05-new-member-leader-side", 5, |sim| {
+        table_agrees("05", "narration 5", sim, 2, 1)
+    });
+}
+
+/// Lesson 16's last narration, "n1 follows n3": the table had n1 at match 0 of 4, probe.
+#[test]
+fn lesson_16_ends_with_the_leaders_table_caught_up() {
+    at_pause("16-prevote-checkquorum", 7, |sim| {
+        table_agrees("16", "narration 7", sim, 3, 1)
+    });
+}
+
+/// Lesson 18's end card, after n3 answered the linearizable read with x=2: the table had n3
+/// at match 2 of 3, probe, paused.
+#[test]
+fn lesson_18_ends_with_the_leaders_table_caught_up() {
+    let p = find("18-linearizable-vs-serializable").expect("preset 18");
+    let mut player = Player::new(Script::parse(p.text).expect("preset parses"));
+    player.run_all();
+    table_agrees(
+        "18",
+        "its end",
+        player.timeline().expect("a run").sim(),
+        2,
+        3,
+    );
 }
