@@ -12,11 +12,16 @@ use raftlab::sim::player::{PacedStop, Player};
 use raftlab::sim::presets::find;
 use raftlab::sim::scenario::Script;
 
+/// A player of preset `id`, before its first line.
+fn player(id: &str) -> Player {
+    let p = find(id).unwrap_or_else(|| panic!("preset {id}"));
+    Player::new(Script::parse(p.text).expect("preset parses"))
+}
+
 /// Plays preset `id` to the pause of its `k`-th narration (1-based) and hands `check` the run
 /// as it stands there.
 fn at_pause(id: &str, k: usize, check: impl FnOnce(&Sim)) {
-    let p = find(id).unwrap_or_else(|| panic!("preset {id}"));
-    let mut player = Player::new(Script::parse(p.text).expect("preset parses"));
+    let mut player = player(id);
     let mut seen = 0;
     loop {
         match player.run_for(100).stop {
@@ -175,8 +180,7 @@ fn lesson_16_ends_with_the_leaders_table_caught_up() {
 /// at match 2 of 3, probe, paused.
 #[test]
 fn lesson_18_ends_with_the_leaders_table_caught_up() {
-    let p = find("18-linearizable-vs-serializable").expect("preset 18");
-    let mut player = Player::new(Script::parse(p.text).expect("preset parses"));
+    let mut player = player("18-linearizable-vs-serializable");
     player.run_all();
     table_agrees(
         "18",
