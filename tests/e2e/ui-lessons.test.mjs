@@ -337,6 +337,35 @@ test('at 390x844 the lesson bar never covers the end of the page', { timeout: 90
   ),
 );
 
+// A finished lesson's bar holds the last narration and the end card, taller than a step's
+// bar: scrolled to the end, the page's last content must still sit above it.
+test('at 390x844 a finished lesson\'s end card never covers the end of the page', { timeout: 120_000 }, () =>
+  withApp(
+    'phone-lesson-done-end',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-lesson-step="0"]');
+      const steps = Number(await page.getAttribute('[data-lesson-steps]', 'data-lesson-steps'));
+      for (let k = 1; k <= steps; k++) {
+        await page.click(CONTINUE);
+        await waitStep(page, k);
+      }
+      if (!(await page.$('[data-lesson-end]'))) await page.click(CONTINUE);
+      await page.waitForSelector('[data-lesson-end]');
+      const r = await page.evaluate(() => {
+        window.scrollTo(0, document.documentElement.scrollHeight);
+        const root = document.querySelector('.app');
+        const end = root.getBoundingClientRect().bottom - parseFloat(getComputedStyle(root).paddingBottom);
+        const dock = document.querySelector('.lesson-dock').getBoundingClientRect();
+        return { end: Math.round(end), dockTop: Math.round(dock.top), dockHeight: Math.round(dock.height) };
+      });
+      assert.ok(r.end <= r.dockTop, `the page's content ends at ${r.end}px, under the finished lesson's bar from ${r.dockTop}px (${r.dockHeight}px tall)`);
+      await app.screenshot('phone-lesson-done-end-390x844');
+    },
+    { path: '?preset=01-election', viewport: { width: 390, height: 844 } },
+  ),
+);
+
 test('at 390x844 free play: no control cut off', { timeout: 60_000 }, () =>
   withApp(
     'phone-free',
