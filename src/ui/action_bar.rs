@@ -77,6 +77,31 @@ pub fn request_line(l: Lang, r: &Request) -> Html {
     .done()
 }
 
+/// The latest request's line alone, for presenter mode and embeds, which have no controls
+/// and so no last action to show: lessons point at this line ("the line under the
+/// drawing") for a request's outcome and etcd's error. Nothing before the first request.
+pub fn request_only(v: &View) -> Html {
+    let l = v.ui.lang;
+    match v.sim.requests.values().next_back() {
+        Some(r) => el!("div", "class" = "action-bar", "aria-live" = "polite")
+            .c(latest_line(l, r))
+            .done(),
+        None => Html::default(),
+    }
+}
+
+/// The latest request, labelled.
+fn latest_line(l: Lang, r: &Request) -> Html {
+    el!(
+        "div",
+        "class" = "latest-request",
+        "data-latest-request" = ""
+    )
+    .c(el!("span", "class" = "label").c(text!(l, "ui.act.latest")))
+    .c(request_line(l, r))
+    .done()
+}
+
 /// The bar.
 pub fn render(v: &View) -> Html {
     let l = v.ui.lang;
@@ -124,14 +149,7 @@ pub fn render(v: &View) -> Html {
             Html::default()
         })
         .c(if let Some(r) = latest {
-            el!(
-                "div",
-                "class" = "latest-request",
-                "data-latest-request" = ""
-            )
-            .c(el!("span", "class" = "label").c(text!(l, "ui.act.latest")))
-            .c(request_line(l, r))
-            .done()
+            latest_line(l, r)
         } else {
             Html::default()
         })

@@ -177,7 +177,7 @@ fn stage(v: &View) -> Html {
     .c(if !v.ui.presenter && !v.ui.embed {
         action_bar::render(v)
     } else {
-        Html::default()
+        action_bar::request_only(v)
     })
     .c(log_view::render(v))
     .done()
@@ -371,10 +371,11 @@ pub fn render(v: &View) -> Html {
         lesson.then_some("with-lesson"),
     );
     let link = v.link;
-    let progress = || {
-        v.memos.panel(Slot::Progress, progress_stamp(v), || {
+    let progress = || match v.compare {
+        Some(c) => compare_view::progress(v, c),
+        None => v.memos.panel(Slot::Progress, progress_stamp(v), || {
             progress_view::render(v)
-        })
+        }),
     };
     // The status first: read by every frame's status write and by tests and benchmarks at
     // every frame, it is found without walking the page's ~2,500 elements.

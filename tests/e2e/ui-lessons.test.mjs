@@ -449,6 +449,36 @@ test('presenter mode (key p): only the picture, the narration, the step controls
   ),
 );
 
+// Lesson 13's second narration sends the class to "the request line under the drawing" for
+// etcd's refusal, and its third to watch that line commit: presenter mode, which drops the
+// controls and the last action, must keep that line in view.
+for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }]) {
+  test(`presenter mode at ${viewport.width}x${viewport.height} shows the request line a lesson points at`, { timeout: 90_000 }, () =>
+    withApp(
+      `presenter-request-${viewport.width}`,
+      async (app) => {
+        const { page } = app;
+        await page.waitForSelector('.app.presenter [data-lesson-step="0"]');
+        assert.equal(await page.locator('[data-latest-request]').count(), 0, 'a request line before any request');
+        for (let k = 1; k <= 2; k++) {
+          await page.click(CONTINUE);
+          await waitStep(page, k);
+        }
+        assert.match((await lessonState(page)).narration, /request line under the drawing/);
+        const line = '[data-latest-request] [data-etcd-error]';
+        const seen = await visibility(page, ['[data-narration]', line, 'g.node[data-node="n4"]', '[data-log-node="n2"]']);
+        for (const [sel, r] of Object.entries(seen)) assert.ok(r.visible, `${sel} is not in view: ${JSON.stringify(r)}`);
+        assert.equal(await page.textContent(line), 'etcdserver: can only promote a learner member which is in sync with leader');
+        assert.match(await page.textContent('[data-latest-request] .req-what'), /promote n4/);
+        const scroll = await pageScroll(page);
+        assert.ok(scroll.scrollHeight <= scroll.innerHeight + 1, `the page is taller than the window: ${JSON.stringify(scroll)}`);
+        await app.screenshot(`presenter-request-${viewport.width}`);
+      },
+      { path: '?preset=13-promotion-refused&present=1', viewport },
+    ),
+  );
+}
+
 // Lesson 12's first narration is about the leader's record of the learner's match index and
 // its catch-up: the progress table must be on screen with it. Below the tabs its catch-up row
 // was under the side column's fold at 1280x720 and 1024x768, and presenter mode had no table.
