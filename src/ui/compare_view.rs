@@ -21,6 +21,9 @@ use crate::tr;
 
 use super::app::{App, View};
 use super::cluster_view;
+use super::config_view;
+use super::h;
+use super::progress_view;
 use super::style::term_style;
 
 /// A comparison being shown: the scenario text and how B differs, and the run as far as the
@@ -311,21 +314,8 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
     // Before the fork, B is A (the engine forks B from A there).
     let shown = sim.unwrap_or(c.run.a());
     let now = shown.now;
-    let drawing = {
-        let pv = View {
-            tl: v.tl,
-            sim: shown,
-            ui: v.ui,
-            scenario: v.scenario,
-            link: v.link,
-            dispatch: v.dispatch.clone(),
-            compare: None,
-            // The drawing keeps no panel (see `memo`), so sharing these is harmless.
-            memos: v.memos,
-            generation: v.generation,
-        };
-        cluster_view::render(&pv)
-    };
+    let pv = view_of(v, shown);
+    let drawing = cluster_view::render(&pv);
     // The time strip: the run so far, with the first divergence marked.
     let span = now.max(first.map_or(0, |d| d.time)).max(1) as f64;
     let marker = first.map(|d| {
@@ -367,6 +357,9 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
         })
         .c(el!("span", "class" = "cmp-clock").c(tr!(l, "ui.cmp.clock", tick = ticks(now)))))
     .c(el!("div", "class" = "cmp-picture").c(drawing))
+    // Each run's own quorum line: a comparison's narration speaks of each side's quorum
+    // ("in A 2 of the 3 voters, in B four voters need 3").
+    .c(config_view::render(&pv))
     .c(el!("div", "class" = "cmp-strip", "aria-hidden" = "true")
         .c(el!("span", "class" = "cmp-fill", "style" = "width:100%"))
         .c(marker))
@@ -379,6 +372,35 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
         Html::default()
     })
     .done()
+}
+
+/// `v` showing `sim` instead of its own run. Only for views that keep no panel of their own
+/// (the drawing, the quorum line, the progress table built afresh): they share `v`'s memos.
+fn view_of<'a>(v: &View<'a>, sim: &'a Sim) -> View<'a> {
+    View {
+        tl: v.tl,
+        sim,
+        ui: v.ui,
+        scenario: v.scenario,
+        link: v.link,
+        dispatch: v.dispatch.clone(),
+        compare: None,
+        memos: v.memos,
+        generation: v.generation,
+    }
+}
+
+/// The leader's progress table of each run, headed "A: …" and "B: …": the side column's one
+/// table followed the lesson's own run (A) without saying so, beside a B with another leader
+/// or none.
+#[inline(never)]
+pub fn progress(v: &View, c: &Compare) -> Html {
+    let a = c.run.a();
+    let b = c.run.b().unwrap_or(a);
+    h::frag()
+        .c(progress_view::render_side(&view_of(v, a), Some("A")))
+        .c(progress_view::render_side(&view_of(v, b), Some("B")))
+        .done()
 }
 
 /// The two panes and the divergence box, in place of the single drawing.

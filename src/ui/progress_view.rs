@@ -32,15 +32,29 @@ fn panel(l: crate::i18n::Lang, heading: impl h::ChildArg, body: Html) -> Html {
 
 /// The table.
 pub fn render(v: &View) -> Html {
+    render_side(v, None)
+}
+
+/// The table of `v.sim`, its heading after `side` ("A: …") when two runs are shown.
+pub fn render_side(v: &View, side: Option<&str>) -> Html {
     let sim = v.sim;
     let l = v.ui.lang;
+    let sided = |heading: String| match side {
+        Some(s) => tr!(l, "ui.cmp.side", side = s, label = heading),
+        None => heading,
+    };
     let Some(lead) = sim.leader().and_then(|l| sim.nodes.get(&l)) else {
         let hint = el!("p", "class" = "hint").c(text!(l, "ui.pr.no_leader"));
-        return panel(l, text!(l, "ui.pr.title"), hint.done());
+        return panel(l, sided(tr!(l, "ui.pr.title").to_string()), hint.done());
     };
     let raft = &lead.raft;
     let last = raft.log.last_index();
-    let heading = tr!(l, "ui.pr.heading", node = node_name(raft.id), last = last);
+    let heading = sided(tr!(
+        l,
+        "ui.pr.heading",
+        node = node_name(raft.id),
+        last = last
+    ));
     // A leader alone in its configuration (a 1-node cluster, the one member left by
     // --force-new-cluster) tracks nobody: say so rather than show an empty table.
     if raft.trk.progress.len() <= 1 {

@@ -317,3 +317,46 @@ test('preset 24: each pane shows the logs its narration speaks of, and where B c
     { path: '?preset=24-compare-figure-8-rule', viewport: { width: 1280, height: 720 } },
   ),
 );
+
+// Lesson 22's third narration compares the two runs' quorums ("in A 2 of the 3 voters ... in
+// B four voters need 3") and the leaders that follow from them: each pane has its own quorum
+// line, and the side column one progress table per run, headed A and B. There was one
+// table, run A's, unlabelled, beside a B whose leader had stepped down.
+test('preset 22: each run has its own quorum line and its own leader progress table', { timeout: 180_000 }, () =>
+  withApp(
+    'compare-quorum-progress',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-lesson-step="0"]');
+      // The lesson's own Continue, as a lecturer goes on (the Scenario tab's button is
+      // further down the side column, and clicking it scrolls the column to it).
+      for (let k = 1; k <= 4; k++) {
+        await page.click('.lesson-dock button.go');
+        await page.waitForFunction((k) => Number(document.querySelector('[data-lesson-step]').dataset.lessonStep) >= k, k);
+      }
+      const r = await page.evaluate(() => {
+        const q = (s) => document.querySelector(`[data-pane="${s}"] .quorum`)?.textContent ?? null;
+        return {
+          narration: document.querySelector('[data-narration]').textContent,
+          a: q('a'),
+          b: q('b'),
+          tables: [...document.querySelectorAll('.side .progress h2')].map((h) => h.textContent),
+          rowsA: [...document.querySelectorAll('.side .progress')][0]?.querySelectorAll('[data-progress-node]').length,
+        };
+      });
+      assert.match(r.narration, /A keeps taking writes/);
+      assert.match(r.a ?? '', /quorum 2 of 3 voters/, JSON.stringify(r));
+      assert.match(r.a ?? '', /leader n2/, JSON.stringify(r));
+      assert.match(r.b ?? '', /quorum 3 of 4 voters/, JSON.stringify(r));
+      assert.match(r.b ?? '', /no leader/, JSON.stringify(r));
+      assert.equal(r.tables.length, 2, JSON.stringify(r));
+      assert.match(r.tables[0], /^A: Leader n2's progress/, JSON.stringify(r));
+      assert.match(r.tables[1], /^B: Leader's progress/, JSON.stringify(r));
+      assert.equal(r.rowsA, 3, JSON.stringify(r));
+      const seen = await visibility(page, ['[data-pane="a"] .quorum', '[data-pane="b"] .quorum', '[data-narration]']);
+      for (const [sel, v] of Object.entries(seen)) assert.ok(v.visible, `${sel} is not in view: ${JSON.stringify(v)}`);
+      await app.screenshot('compare-22-quorum-progress-1280');
+    },
+    { path: '?preset=22-compare-learner-vs-voter', viewport: { width: 1280, height: 720 } },
+  ),
+);
