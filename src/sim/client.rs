@@ -11,6 +11,58 @@ pub const TRANSPORT_CLOSING: &str = "rpc error: code = Unavailable desc = transp
 /// The error etcdctl prints when its command timeout (`--command-timeout`, 5 s) passes first.
 pub const DEADLINE_EXCEEDED: &str = "context deadline exceeded";
 
+/// etcd's ErrTimeout: the server's own request timeout passed with the proposal in raft.
+pub const REQUEST_TIMED_OUT: &str = "etcdserver: request timed out";
+
+/// etcd's ErrTimeoutDueToLeaderFail: as [`REQUEST_TIMED_OUT`], on a member that itself became
+/// leader within two election timeouts after the request came in.
+pub const TIMED_OUT_LEADER_FAIL: &str =
+    "etcdserver: request timed out, possibly due to previous leader failure";
+
+/// etcd's ErrTimeoutDueToConnectionLost: as [`REQUEST_TIMED_OUT`], on a leader not connected
+/// to a quorum of members, or a follower not connected to its leader, since the request
+/// came in.
+pub const TIMED_OUT_CONNECTION_LOST: &str =
+    "etcdserver: request timed out, possibly due to connection lost";
+
+/// The server's request timeout passing while the request waited for a leader, never
+/// proposed: the context's own error, which gRPC passes on as Unknown.
+pub const DEADLINE_EXCEEDED_UNKNOWN: &str =
+    "rpc error: code = Unknown desc = context deadline exceeded";
+
+/// Who gave up on a request first, and so the error its client prints. etcd's server gives
+/// up after its request timeout, 5 s + 2 election timeouts (7 s by default); a client whose
+/// `--command-timeout` is shorter (the default 5 s) gives up first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GaveUp {
+    /// The client's command timeout: [`DEADLINE_EXCEEDED`].
+    #[default]
+    Client,
+    /// The server's, with the proposal in raft: [`REQUEST_TIMED_OUT`].
+    Server,
+    /// The server's, on a member elected leader soon after the request came in:
+    /// [`TIMED_OUT_LEADER_FAIL`].
+    ServerLeaderFail,
+    /// The server's, with the member's link to its leader (or a leader's to a quorum) not up
+    /// all along: [`TIMED_OUT_CONNECTION_LOST`].
+    ServerConnectionLost,
+    /// The server's, the request still waiting for a leader: [`DEADLINE_EXCEEDED_UNKNOWN`].
+    ServerNoLeader,
+}
+
+impl GaveUp {
+    /// The error the client prints, word for word.
+    pub fn etcd_error(self) -> &'static str {
+        match self {
+            GaveUp::Client => DEADLINE_EXCEEDED,
+            GaveUp::Server => REQUEST_TIMED_OUT,
+            GaveUp::ServerLeaderFail => TIMED_OUT_LEADER_FAIL,
+            GaveUp::ServerConnectionLost => TIMED_OUT_CONNECTION_LOST,
+            GaveUp::ServerNoLeader => DEADLINE_EXCEEDED_UNKNOWN,
+        }
+    }
+}
+
 /// Why a request was refused: data, worded by `words::refusal`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Refusal {
@@ -111,8 +163,9 @@ pub enum Outcome {
         /// Why.
         refusal: Refusal,
     },
-    /// No answer within the request timeout: the client gave up with `context deadline
-    /// exceeded`. The request may still take effect later (an ambiguous outcome).
+    /// No answer within the request timeout (the client's or the server's, whichever is
+    /// shorter): the client has its error. The request may still take effect later (an
+    /// ambiguous outcome).
     TimedOut {
         /// When the client gave up, ms.
         at: u64,
@@ -121,6 +174,9 @@ pub enum Outcome {
         no_leader: bool,
         /// The index it was committed (or, for a read, answered) at after the client gave up.
         later: Option<u64>,
+        /// Who gave up first, and so the error.
+        #[serde(default)]
+        by: GaveUp,
     },
     /// Never to be committed: its entry's index was committed with another entry (a new
     /// leader's log won over the one that appended it).
@@ -148,7 +204,7 @@ impl Outcome {
     pub fn etcd_error(&self) -> Option<&'static str> {
         match self {
             Outcome::Rejected { refusal } => Some(refusal.etcd_error()),
-            Outcome::TimedOut { .. } => Some(DEADLINE_EXCEEDED),
+            Outcome::TimedOut { by, .. } => Some(by.etcd_error()),
             _ => None,
         }
     }
@@ -179,10 +235,11 @@ impl Outcome {
                 }
                 s
             }
-            Outcome::TimedOut { at, later, .. } => {
+            Outcome::TimedOut { at, later, by, .. } => {
                 let mut s = format!(
-                    "timed out at {} ({DEADLINE_EXCEEDED})",
-                    super::words::secs(*at)
+                    "timed out at {} ({})",
+                    super::words::secs(*at),
+                    by.etcd_error()
                 );
                 if let Some(i) = later {
                     s.push_str(&format!(", committed later at index {i}"));
@@ -231,6 +288,8 @@ pub struct Request {
 pub fn error_word(etcd: &str) -> String {
     etcd.trim_start_matches("etcdserver: ")
         .trim_start_matches("rpc error: code = Unavailable desc = ")
+        .trim_start_matches("rpc error: code = Unknown desc = ")
         .trim_start_matches("context ")
+        .replace(',', "")
         .replace(' ', "-")
 }

@@ -266,6 +266,10 @@ pub struct Sim {
     /// date: while it stays the same, both already hold what they would be brought to.
     #[serde(skip)]
     shape_seen: Option<Shape>,
+    /// When each node last became leader, ms (etcd's leadElectedTime, which a server's
+    /// request timeout reads to blame a previous leader's failure).
+    #[serde(default)]
+    pub(super) led_since: VecMap<NodeId, u64>,
 }
 
 impl Sim {
@@ -304,6 +308,7 @@ impl Sim {
             disruptions: 0,
             transfer_campaigns: VecMap::new(),
             reachable_since: VecMap::new(),
+            led_since: VecMap::new(),
             shape_seen: None,
         };
         for id in 1..=n {
@@ -757,6 +762,9 @@ impl Sim {
     }
 
     fn on_note(&mut self, id: NodeId, note: Note) {
+        if let Note::BecameLeader { .. } = note {
+            self.led_since.insert(id, self.now);
+        }
         match &note {
             Note::Applied { req, index } => {
                 // One lookup of the request in the usual case (a write applied on each node).

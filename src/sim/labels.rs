@@ -106,10 +106,10 @@ pub fn outcome(r: &Request) -> Msg {
                 _ => m,
             }
         }
-        Outcome::TimedOut { at, later, .. } => {
+        Outcome::TimedOut { at, later, by, .. } => {
             let m = crate::msg!("out.timed_out")
                 .arg("time", super::words::secs(*at))
-                .arg("error", super::client::DEADLINE_EXCEEDED);
+                .arg("error", by.etcd_error());
             match later {
                 Some(i) => crate::msg!("out.timed_out_later")
                     .arg("timed_out", m)
@@ -217,6 +217,7 @@ mod tests {
                     at: 5000,
                     no_leader: true,
                     later: Some(4),
+                    by: super::super::client::GaveUp::Client,
                 },
                 None,
             ),

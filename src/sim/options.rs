@@ -154,6 +154,13 @@ fn parse_num(v: &str, lo: u64, hi: u64) -> Result<u64, Msg> {
 }
 
 impl Options {
+    /// etcd's server-side request timeout, ms: 5 s + 2 election timeouts (its
+    /// `ReqTimeout`, 7 s at the default 1 s election timeout). A write or read still
+    /// unanswered by then fails at the server, whatever the client's own timeout.
+    pub fn server_timeout(&self) -> u64 {
+        5000 + 2 * self.election * super::cluster::TICK_MS
+    }
+
     /// Sets one option from its scenario spelling; an unknown name or bad value is an error
     /// that says what was expected.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), Msg> {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::raft::{ConfChange, ConfChangeSingle, NodeId, ServerError, NONE};
 
-use super::client::{Outcome, Refusal, ReqKind, Request, DEADLINE_EXCEEDED};
+use super::client::{GaveUp, Outcome, Refusal, ReqKind, Request};
 use super::cluster::{Sim, Status, REQUEST_CAP};
 use super::event::EventKind;
 use super::words;
@@ -178,7 +178,7 @@ impl Sim {
             .get(&req)
             .is_some_and(|r| r.outcome == Outcome::Pending)
         {
-            let at = self.now + self.opts.request_timeout;
+            let at = self.now + self.opts.request_timeout.min(self.opts.server_timeout());
             self.schedule_deadline(at, req);
         }
     }
@@ -192,6 +192,7 @@ impl Sim {
         let no_leader = waited.is_some();
         let stuck = waited.as_ref().map(|w| self.why_waiting(w));
         let waited = waited.map(|w| w.retry);
+        let by = self.gave_up(req, no_leader);
         let Some(r) = self.requests.get_mut(&req) else {
             return false;
         };
@@ -199,6 +200,7 @@ impl Sim {
             at: self.now,
             no_leader,
             later: None,
+            by,
         };
         let label = labels::request(&r.kind);
         let via = r.via;
@@ -214,13 +216,56 @@ impl Sim {
                 .arg("label", label)
                 .arg("waited", waited_s)
                 .arg("why", why)
-                .arg("etcd", DEADLINE_EXCEEDED),
-            Some(DEADLINE_EXCEEDED),
+                .arg("etcd", by.etcd_error()),
+            Some(by.etcd_error()),
         );
         if let Some(Retry::Member { fresh, .. }) = waited {
             self.forget_fresh(&fresh);
         }
         true
+    }
+
+    /// Who gives up on `req` at its deadline, now: the client when its timeout is the shorter
+    /// (etcdctl's default 5 s against the server's 7 s), else the server, with the error
+    /// etcd's `parseProposeCtxErr` picks. A request still waiting for a leader was never
+    /// proposed: the server passes its context's error on as it is.
+    fn gave_up(&self, req: u64, no_leader: bool) -> GaveUp {
+        if self.opts.request_timeout <= self.opts.server_timeout() {
+            return GaveUp::Client;
+        }
+        if no_leader {
+            return GaveUp::ServerNoLeader;
+        }
+        let Some((start, via)) = self.requests.get(&req).and_then(|r| Some((r.time, r.via?)))
+        else {
+            return GaveUp::Server;
+        };
+        // etcd asks these of the member the client reached: whether it was itself elected
+        // leader within two election timeouts after the request came in, then whether its
+        // connections held since then.
+        let two_elections = 2 * self.opts.election * super::cluster::TICK_MS;
+        if let Some(&elected) = self.led_since.get(&via) {
+            if start > elected.saturating_sub(two_elections) && start < elected {
+                return GaveUp::ServerLeaderFail;
+            }
+        }
+        let up_since = |peer: NodeId| {
+            peer == via || self.connected_since(via, peer).is_some_and(|t| t <= start)
+        };
+        let lead = self.nodes.get(&via).map_or(0, |n| n.raft.lead);
+        let lost = if lead == 0 {
+            false
+        } else if lead == via {
+            let members = self.config().members();
+            members.iter().filter(|m| up_since(**m)).count() < members.len() / 2 + 1
+        } else {
+            !up_since(lead)
+        };
+        if lost {
+            GaveUp::ServerConnectionLost
+        } else {
+            GaveUp::Server
+        }
     }
 
     /// Nodes created for a membership change that never got in are forgotten again.

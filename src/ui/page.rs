@@ -245,7 +245,8 @@ fn hash_outcome<H: Hasher>(o: &Outcome, h: &mut H) {
             at,
             no_leader,
             later,
-        } => (4u8, at, no_leader, later).hash(h),
+            by,
+        } => (4u8, at, no_leader, later, by.etcd_error()).hash(h),
         Outcome::Lost { index, term, by } => (5u8, index, term, by).hash(h),
         Outcome::Value {
             value,
