@@ -36,6 +36,7 @@ pub struct Glyph {
     kind: &'static str,
     label: AttrValue,
     outcome: &'static str,
+    /// Will not arrive as things stand (`Sim::undelivered`): drawn faded.
     lost: bool,
     selected: bool,
     msg_type: MsgType,
@@ -116,7 +117,10 @@ pub fn glyphs(v: &View, lay: &Layout) -> Vec<Glyph> {
                 kind: m.msg_type.name(),
                 label: label(m),
                 outcome: outcome(m),
-                lost: f.lost,
+                // Faded when it will not arrive as things stand: lost, or on a link cut or
+                // partitioned since it was sent, or to a node that is down (a heal or a restart
+                // before it arrives brings it back).
+                lost: v.sim.undelivered(f).is_some(),
                 selected: v.ui.selected_msg == Some(f.id),
                 msg_type: m.msg_type,
                 from: m.from,
@@ -513,13 +517,12 @@ pub fn detail(v: &View) -> Html {
             tr!(l, "ui.msg.arrives"),
             tr!(l, "ui.msg.ms", ms = f.deliver_at),
         ))
-        .c(if f.lost {
-            row(
+        .c(match v.sim.drop_why(f) {
+            Some(why) => row(
                 tr!(l, "ui.msg.fate"),
-                tr!(l, "ui.msg.will_be_lost").to_string(),
-            )
-        } else {
-            Html::default()
+                tr!(l, "ui.msg.will_be_dropped", why = why.render(l)),
+            ),
+            None => Html::default(),
         }))
     .c(el!("div", "class" = "buttons")
         .c(el!(

@@ -234,3 +234,28 @@ test('the legend keeps each sign apart from the word before it, in both language
     { viewport: { width: 1280, height: 720 } },
   ),
 );
+
+// A message already on the wire when its link is cut is dropped on arrival: it is drawn faded
+// from the cut on, and its card says why, instead of travelling on as if it would arrive.
+test('messages in flight on a link just cut are drawn faded, and their card says they will be dropped', { timeout: 90_000 }, () =>
+  withApp(
+    'doomed-messages',
+    async (app) => {
+      const { page } = app;
+      await runPastedScenario(page, 'cluster 3 seed=1\nawait leader = n2 within 40\npropose x=1\ntick 1\ncut n1 n2\n');
+      const shown = await page.$$eval('.cluster g.msg:not(.idle)', (els) =>
+        els.map((e) => ({ lost: e.classList.contains('lost'), title: e.querySelector('title')?.textContent ?? '', id: e.dataset.msgId })),
+      );
+      const onCut = shown.filter((m) => /n1→n2|n2→n1/.test(m.title));
+      const others = shown.filter((m) => !/n1→n2|n2→n1/.test(m.title));
+      assert.ok(onCut.length > 0 && others.length > 0, `messages on both kinds of link: ${JSON.stringify(shown)}`);
+      for (const m of onCut) assert.ok(m.lost, `on the cut link, drawn as arriving: ${JSON.stringify(m)}`);
+      for (const m of others) assert.ok(!m.lost, `on an open link, drawn faded: ${JSON.stringify(m)}`);
+      await page.click(`.cluster g.msg[data-msg-id="${onCut[0].id}"]`, { force: true });
+      await page.waitForSelector('.msg-card');
+      assert.match(await page.textContent('.msg-card'), /fate\s*dropped on arrival unless that changes first: partitioned/);
+      await app.screenshot('doomed-messages-1280');
+    },
+    { path: '?paused=1', viewport: { width: 1280, height: 720 } },
+  ),
+);
