@@ -242,7 +242,8 @@ impl Sim {
         };
         // etcd asks these of the member the client reached: whether it was itself elected
         // leader within two election timeouts after the request came in, then whether its
-        // connections held since then.
+        // connections held since then (connected strictly before the request came in, as its
+        // transport's ActiveSince is compared).
         let two_elections = 2 * self.opts.election * super::cluster::TICK_MS;
         if let Some(&elected) = self.led_since.get(&via) {
             if start > elected.saturating_sub(two_elections) && start < elected {
@@ -250,7 +251,7 @@ impl Sim {
             }
         }
         let up_since = |peer: NodeId| {
-            peer == via || self.connected_since(via, peer).is_some_and(|t| t <= start)
+            peer == via || self.connected_since(via, peer).is_some_and(|t| t < start)
         };
         let lead = self.nodes.get(&via).map_or(0, |n| n.raft.lead);
         let lost = if lead == 0 {
