@@ -33,7 +33,7 @@ pub const DEADLINE_EXCEEDED_UNKNOWN: &str =
 /// Who gave up on a request first, and so the error its client prints. etcd's server gives
 /// up after its request timeout, 5 s + 2 election timeouts (7 s by default); a client whose
 /// `--command-timeout` is shorter (the default 5 s) gives up first.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GaveUp {
     /// The client's command timeout: [`DEADLINE_EXCEEDED`].
     #[default]

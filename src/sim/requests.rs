@@ -8,6 +8,7 @@ use super::labels;
 use crate::i18n::Msg;
 use serde::{Deserialize, Serialize};
 
+use crate::raft::quorum::majority;
 use crate::raft::{ConfChange, ConfChangeSingle, NodeId, ServerError, NONE};
 
 use super::client::{GaveUp, Outcome, Refusal, ReqKind, Request};
@@ -253,12 +254,12 @@ impl Sim {
         let up_since = |peer: NodeId| {
             peer == via || self.connected_since(via, peer).is_some_and(|t| t < start)
         };
-        let lead = self.nodes.get(&via).map_or(0, |n| n.raft.lead);
-        let lost = if lead == 0 {
+        let lead = self.nodes.get(&via).map_or(NONE, |n| n.raft.lead);
+        let lost = if lead == NONE {
             false
         } else if lead == via {
             let members = self.config().members();
-            members.iter().filter(|m| up_since(**m)).count() < members.len() / 2 + 1
+            members.iter().filter(|m| up_since(**m)).count() < majority(members.len())
         } else {
             !up_since(lead)
         };

@@ -246,7 +246,7 @@ fn hash_outcome<H: Hasher>(o: &Outcome, h: &mut H) {
             no_leader,
             later,
             by,
-        } => (4u8, at, no_leader, later, by.etcd_error()).hash(h),
+        } => (4u8, at, no_leader, later, by).hash(h),
         Outcome::Lost { index, term, by } => (5u8, index, term, by).hash(h),
         Outcome::Value {
             value,

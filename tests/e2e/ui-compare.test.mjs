@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
-import { lessonState, pageScroll, visibility } from './lessons.mjs';
+import { lessonState, pageScroll, visibility, waitStep } from './lessons.mjs';
 
 const RUN_NOW = 'button[aria-label="run to next pause"]';
 
@@ -332,7 +332,7 @@ test('preset 22: each run has its own quorum line and its own leader progress ta
       // further down the side column, and clicking it scrolls the column to it).
       for (let k = 1; k <= 4; k++) {
         await page.click('.lesson-dock button.go');
-        await page.waitForFunction((k) => Number(document.querySelector('[data-lesson-step]').dataset.lessonStep) >= k, k);
+        await waitStep(page, k);
       }
       const r = await page.evaluate(() => {
         const q = (s) => document.querySelector(`[data-pane="${s}"] .quorum`)?.textContent ?? null;

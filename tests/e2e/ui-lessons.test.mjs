@@ -108,6 +108,20 @@ test('lesson: back, replay this step, the toolbar play continues the lesson, end
 );
 
 /**
+ * Scrolled to the page's end: where its content ends (the root's bottom less the room kept
+ * for the bar) and where the fixed lesson bar starts, px.
+ */
+function pageEndBesideDock(page) {
+  return page.evaluate(() => {
+    window.scrollTo(0, document.documentElement.scrollHeight);
+    const root = document.querySelector('.app');
+    const end = root.getBoundingClientRect().bottom - parseFloat(getComputedStyle(root).paddingBottom);
+    const dock = document.querySelector('.lesson-dock').getBoundingClientRect();
+    return { end: Math.round(end), dockTop: Math.round(dock.top), dockHeight: Math.round(dock.height) };
+  });
+}
+
+/**
  * On a phone the lesson bar is fixed to the bottom: asserts that, without scrolling, every log
  * row is in view above it. Returns what was measured.
  */
@@ -321,13 +335,7 @@ test('at 390x844 the lesson bar never covers the end of the page', { timeout: 90
       const { page } = app;
       await page.waitForSelector('[data-lesson-step="0"]');
       for (let k = 0; k < 3; k++) {
-        const r = await page.evaluate(() => {
-          window.scrollTo(0, document.documentElement.scrollHeight);
-          const root = document.querySelector('.app');
-          const end = root.getBoundingClientRect().bottom - parseFloat(getComputedStyle(root).paddingBottom);
-          const dock = document.querySelector('.lesson-dock').getBoundingClientRect();
-          return { end: Math.round(end), dockTop: Math.round(dock.top), dockHeight: Math.round(dock.height) };
-        });
+        const r = await pageEndBesideDock(page);
         assert.ok(r.end <= r.dockTop, `step ${k}: the page's content ends at ${r.end}px, under the lesson bar from ${r.dockTop}px (${r.dockHeight}px tall)`);
         await page.click(CONTINUE);
         await waitStep(page, k + 1);
@@ -344,21 +352,8 @@ test('at 390x844 a finished lesson\'s end card never covers the end of the page'
     'phone-lesson-done-end',
     async (app) => {
       const { page } = app;
-      await page.waitForSelector('[data-lesson-step="0"]');
-      const steps = Number(await page.getAttribute('[data-lesson-steps]', 'data-lesson-steps'));
-      for (let k = 1; k <= steps; k++) {
-        await page.click(CONTINUE);
-        await waitStep(page, k);
-      }
-      if (!(await page.$('[data-lesson-end]'))) await page.click(CONTINUE);
-      await page.waitForSelector('[data-lesson-end]');
-      const r = await page.evaluate(() => {
-        window.scrollTo(0, document.documentElement.scrollHeight);
-        const root = document.querySelector('.app');
-        const end = root.getBoundingClientRect().bottom - parseFloat(getComputedStyle(root).paddingBottom);
-        const dock = document.querySelector('.lesson-dock').getBoundingClientRect();
-        return { end: Math.round(end), dockTop: Math.round(dock.top), dockHeight: Math.round(dock.height) };
-      });
+      await playLesson(page);
+      const r = await pageEndBesideDock(page);
       assert.ok(r.end <= r.dockTop, `the page's content ends at ${r.end}px, under the finished lesson's bar from ${r.dockTop}px (${r.dockHeight}px tall)`);
       await app.screenshot('phone-lesson-done-end-390x844');
     },
