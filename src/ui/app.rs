@@ -47,7 +47,9 @@ pub struct App {
     /// its close button, or back to what had focus when it opened.
     help_focus: HelpFocus,
     /// What had focus when the help opened.
-    help_opener: Option<web_sys::HtmlElement>,
+    help_opener: Option<web_sys::Element>,
+    /// Focus a render took away goes where the action led (`focus.rs`).
+    focus: super::focus::Keeper,
     /// A shared run still being replayed (see `location.rs`).
     pub(super) replay: Option<super::location::Replay>,
     pub(super) dispatch: Callback<Msg>,
@@ -70,7 +72,7 @@ pub struct App {
 enum HelpFocus {
     Stay,
     Into,
-    Back(Option<web_sys::HtmlElement>),
+    Back(Option<web_sys::Element>),
 }
 
 /// The help dialog's close button and the toolbar button that opens it.
@@ -89,7 +91,7 @@ impl App {
         }
         self.ui.help = on;
         self.help_focus = if on {
-            self.help_opener = dom::active_element();
+            self.help_opener = dom::focused();
             HelpFocus::Into
         } else {
             HelpFocus::Back(self.help_opener.take())
@@ -352,7 +354,13 @@ impl Component for App {
                 e.prevent_default();
                 return;
             }
-            if dom::from_text_field(&e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
+            // A key a control below took as its own (the tab bar's arrows) is done.
+            if e.default_prevented()
+                || dom::from_text_field(&e)
+                || e.ctrl_key()
+                || e.meta_key()
+                || e.alt_key()
+            {
                 return;
             }
             // A checkbox's Space and a radio group's arrows are its own, not play and step.
@@ -384,13 +392,15 @@ impl Component for App {
                     return;
                 }
             }
+            // Space on a focused button, link or tab presses it (play/pause is Space anywhere
+            // else), and focus stays where it was.
+            if matches!(e.key().as_str(), " " | "Spacebar") && dom::on_control(&e) {
+                return;
+            }
             let Some(msg) = key_message(&e).or_else(|| keys::letter(&e.key())) else {
                 return;
             };
             e.prevent_default();
-            if e.key() == " " {
-                dom::blur_target(&e);
-            }
             keys_link.send_message(msg);
         });
         let opts = Options::default();
@@ -434,6 +444,7 @@ impl Component for App {
             revealed_line: None,
             help_focus: HelpFocus::Stay,
             help_opener: None,
+            focus: Default::default(),
             replay: None,
             dispatch: ctx.link().callback(|m: Msg| m),
             _keys: keys,
@@ -474,7 +485,10 @@ impl Component for App {
         ) {
             self.generation += 1;
         }
-        let action = matches!(msg, Msg::Act(_) | Msg::Acts(_) | Msg::ProposeForm);
+        let action = matches!(
+            msg,
+            Msg::Act(_) | Msg::Acts(_) | Msg::ProposeForm | Msg::ReadForm
+        );
         match msg {
             Msg::Frame(ts) => {
                 let changed = self.frame(ts);
@@ -543,6 +557,7 @@ impl Component for App {
             }
             Msg::Act(a) => self.act(a),
             Msg::ProposeForm => self.act(super::client_panel::put_action(&self.ui.forms)),
+            Msg::ReadForm => self.act(super::client_panel::read_action(&self.ui.forms)),
             Msg::Acts(list) => {
                 for a in list {
                     let before = self.ui.history.len();
@@ -734,6 +749,7 @@ impl Component for App {
             HelpFocus::Into => dom::focus(HELP_CLOSE),
             HelpFocus::Back(opener) => dom::focus_back(opener, HELP_BUTTON),
         }
+        self.focus.after_render(self.preset_pending.is_some());
         // Keep the scenario's current line in view (inside its own scroll box only).
         let line = self.scenario.as_ref().and_then(|s| s.player.next_line());
         if line != self.revealed_line {

@@ -17,8 +17,17 @@ use crate::tr;
 use super::glossary::tip_in as tip;
 use super::keys;
 
-fn input(v: &View, field: Field, value: &str, label: &str) -> Html {
+/// A text field of the form; Enter in it does what its fieldset's button does (`on_enter`),
+/// as in any form.
+fn input(v: &View, field: Field, value: &str, label: &str, on_enter: Msg) -> Html {
     let oninput = h::field(v.link, field);
+    let link = v.link.clone();
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" && !e.is_composing() {
+            e.prevent_default();
+            link.send_message(on_enter.clone());
+        }
+    });
     el!(
         "input",
         "type" = "text",
@@ -26,6 +35,7 @@ fn input(v: &View, field: Field, value: &str, label: &str) -> Html {
         "aria-label" = label.to_string()
     )
     .on_input(oninput)
+    .on_keydown(onkeydown)
     .value(value.to_string())
     .done()
 }
@@ -36,6 +46,15 @@ pub fn put_action(f: &super::forms::Forms) -> Action {
         key: f.put_key.trim().to_string(),
         value: f.put_value.trim().to_string(),
         via: parse_node(&f.put_via),
+    }
+}
+
+/// The read the form describes.
+pub fn read_action(f: &super::forms::Forms) -> Action {
+    Action::Read {
+        key: f.read_key.trim().to_string(),
+        via: parse_node(&f.read_via),
+        linearizable: f.read_linearizable,
     }
 }
 
@@ -53,13 +72,9 @@ pub fn render(v: &View) -> Html {
     // drawn: while playing, a click is drawn by the next frame (`App::update`), and a second
     // click before it must write the next value, not the same one again.
     let put_btn = send(link, Msg::ProposeForm);
-    let read = Action::Read {
-        key: f.read_key.trim().to_string(),
-        via: parse_node(&f.read_via),
-        linearizable: f.read_linearizable,
-    };
-    let read_etcd = read.etcdctl().unwrap_or_default();
-    let read_btn = send(link, Msg::Act(read.clone()));
+    let read_etcd = read_action(f).etcdctl().unwrap_or_default();
+    // Read from the form when handled, like the write (above).
+    let read_btn = send(link, Msg::ReadForm);
     let lin = send(link, Msg::Field(Field::ReadMode, "linearizable".into()));
     let ser = send(link, Msg::Field(Field::ReadMode, "serializable".into()));
     let recent = v
@@ -86,6 +101,7 @@ pub fn render(v: &View) -> Html {
                     Field::PutKey,
                     &f.put_key,
                     tr!(l, "ui.cli.key_to_write"),
+                    Msg::ProposeForm,
                 ))
                 .c("=")
                 .c(input(
@@ -93,6 +109,7 @@ pub fn render(v: &View) -> Html {
                     Field::PutValue,
                     &f.put_value,
                     tr!(l, "ui.cli.value_to_write"),
+                    Msg::ProposeForm,
                 ))
                 .c(node_select(
                     v,
@@ -122,6 +139,7 @@ pub fn render(v: &View) -> Html {
                     Field::ReadKey,
                     &f.read_key,
                     tr!(l, "ui.cli.key_to_read"),
+                    Msg::ReadForm,
                 ))
                 .c(node_select(
                     v,

@@ -329,24 +329,18 @@ pub fn focused_node(e: &web_sys::KeyboardEvent) -> Option<crate::raft::NodeId> {
         .ok()
 }
 
-/// Takes focus away from the element a key event came from (so that space on a focused
-/// button does not also press it).
-pub fn blur_target(e: &web_sys::KeyboardEvent) {
-    if let Some(el) = e
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
-    {
-        let _ = el.blur();
-    }
-}
-
-/// The element that has focus, if it is an HTML element other than the page's body.
-pub fn active_element() -> Option<web_sys::HtmlElement> {
-    let el = document()?.active_element()?;
-    if el.tag_name().eq_ignore_ascii_case("body") {
-        return None;
-    }
-    el.dyn_into::<web_sys::HtmlElement>().ok()
+/// Whether the key goes to a focused control that Space or Enter presses (a button, a link,
+/// a summary, a tab): there Space is the control's own key, as a keyboard user expects, not
+/// play/pause.
+pub fn on_control(e: &web_sys::KeyboardEvent) -> bool {
+    let Some(el) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+        return false;
+    };
+    let tag = el.tag_name().to_ascii_lowercase();
+    matches!(tag.as_str(), "button" | "a" | "summary")
+        || el
+            .get_attribute("role")
+            .is_some_and(|r| matches!(r.as_str(), "button" | "tab" | "link" | "switch"))
 }
 
 /// Whether an element matches `selector`.
@@ -382,12 +376,32 @@ pub fn fold(selector: &str) -> bool {
 
 /// Gives focus back to `el` if it is still in the page, else to the element matching
 /// `fallback` (a dialog's opener may have been redrawn away while it was open).
-pub fn focus_back(el: Option<web_sys::HtmlElement>, fallback: &str) {
+pub fn focus_back(el: Option<Element>, fallback: &str) {
     match el.filter(|e| e.is_connected()) {
-        Some(e) => {
-            let _ = e.focus();
-        }
+        Some(e) => focus_element(&e),
         None => focus(fallback),
+    }
+}
+
+/// The element that has focus, HTML or SVG (a node of the drawing), if it is not the page's
+/// body.
+pub fn focused() -> Option<Element> {
+    let el = document()?.active_element()?;
+    (!el.tag_name().eq_ignore_ascii_case("body")).then_some(el)
+}
+
+/// The first element matching `selector`, HTML or SVG.
+pub fn find(selector: &str) -> Option<Element> {
+    document()?.query_selector(selector).ok().flatten()
+}
+
+/// Focuses `el`, an HTML or an SVG element (both have `focus()`; web-sys offers it on
+/// HTML elements only).
+pub fn focus_element(el: &Element) {
+    if let Ok(f) = js_sys::Reflect::get(el, &JsValue::from_str("focus")) {
+        if let Some(f) = f.dyn_ref::<js_sys::Function>() {
+            let _ = f.call0(el);
+        }
     }
 }
 

@@ -191,12 +191,13 @@ fn EventList(p: &ListProps) -> Html {
         .iter()
         .map(|e| html! { <EventItem key={e.seq.to_string()} event={e.clone()} lang={p.lang} /> })
         .collect::<Html>();
-    // Focusable, so the list scrolls by keyboard too.
+    // Focusable, so the list scrolls by keyboard too; an empty list (every kind filtered
+    // out) is no stop in the Tab order, as it has nothing to show or scroll.
     el!(
         "ol",
         "class" = "event-list",
         "reversed" = true,
-        "tabindex" = "0",
+        "tabindex" = (!p.events.is_empty()).then_some("0"),
         "aria-label" = text!(p.lang, "ui.ev.list_aria"),
     )
     .c(items)

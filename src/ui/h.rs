@@ -4,12 +4,15 @@
 
 use std::rc::Rc;
 
-use yew::html::{onchange, onclick, oninput, onkeydown, ontoggle, IntoPropValue, Scope};
+use yew::html::{
+    onchange, onclick, onfocusout, oninput, onkeydown, ontoggle, IntoPropValue, Scope,
+};
 use yew::virtual_dom::{
     AttrValue, AttributeOrProperty, Attributes, Key, Listener, Listeners, VList, VNode, VTag, VText,
 };
 use yew::{
-    Callback, Classes, Event, Html, InputEvent, KeyboardEvent, MouseEvent, NodeRef, TargetCast,
+    Callback, Classes, Event, FocusEvent, Html, InputEvent, KeyboardEvent, MouseEvent, NodeRef,
+    TargetCast,
 };
 
 use super::app::{App, Msg};
@@ -176,6 +179,12 @@ impl El {
     pub fn checked(mut self, on: bool) -> El {
         self.0.checked = Some(on);
         self
+    }
+
+    /// Listens to focus leaving the element or one inside it.
+    #[inline(never)]
+    pub fn on_focusout(self, cb: Callback<FocusEvent>) -> El {
+        self.listen(onfocusout::Wrapper::__macro_new(cb))
     }
 
     /// Listens to key presses.

@@ -70,7 +70,9 @@ fn end_card(v: &View, l: &Lesson) -> Html {
     el!(
         "div",
         "class" = classes!("end-card", (failures > 0).then_some("failed")),
-        "data-lesson-end" = ""
+        "data-lesson-end" = "",
+        // Focus comes here when the last Continue, which the card replaces, had it.
+        "tabindex" = "-1",
     )
     .c(el!("h3").c(if lesson {
         text!(lang, "ui.ls.complete")

@@ -16,6 +16,7 @@ mod dom;
 mod event_log;
 mod explore_ctl;
 mod explore_panel;
+mod focus;
 mod forms;
 mod geometry;
 mod glossary;

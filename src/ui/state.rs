@@ -124,6 +124,8 @@ pub enum Msg {
     Acts(Vec<Action>),
     /// The Client tab's write, as its form stands when the message is handled.
     ProposeForm,
+    /// The Client tab's read, as its form stands when the message is handled.
+    ReadForm,
     Set(&'static str, String),
     SetLearnerReady(String),
     SelectNode(Option<NodeId>),

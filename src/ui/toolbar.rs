@@ -5,6 +5,7 @@
 use super::h;
 use crate::el;
 use crate::text;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 use yew::TargetCast;
 
@@ -289,6 +290,7 @@ fn options_and_end(v: &View) -> Html {
     let o = &sim.opts;
     h::frag()
         .c(el!("details", "class" = "group options")
+            .on_focusout(fold_when_left())
             .c(
                 el!("summary", "aria-label" = text!(l, "ui.tb.options_aria"))
                     .c(text!(l, "ui.tb.options")),
@@ -398,4 +400,29 @@ fn options_and_end(v: &View) -> Html {
             .on_click(help)
             .c("?")))
         .done()
+}
+
+/// The cluster options fold when Tab takes focus out of them: unfolded, they lie over the
+/// page, and the control focused next (the timeline's step buttons) would be under them. A
+/// click on the options' own blank space (focus to no element) leaves them open.
+fn fold_when_left() -> Callback<FocusEvent> {
+    Callback::from(|e: FocusEvent| {
+        // The element that lost focus, not `current_target` (yew listens at the app's root).
+        let Some(details) = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("details").ok().flatten())
+        else {
+            return;
+        };
+        let Some(to) = e
+            .related_target()
+            .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
+        else {
+            return;
+        };
+        if !details.contains(Some(&to)) {
+            let _ = details.remove_attribute("open");
+        }
+    })
 }

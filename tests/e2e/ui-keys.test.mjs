@@ -1,9 +1,12 @@
 // Keyboard: Enter/space on a focused node selects it (space does not toggle play there);
 // letters write, kill/restart, isolate, partition, heal, campaign, step to the next change and
-// continue a lesson; the help lists every shortcut and the buttons' tooltips name their key.
+// continue a lesson; the help lists every shortcut and the buttons' tooltips name their key;
+// Space presses a focused button, the tab bar takes the arrows, focus follows a lesson's
+// controls and stays above a phone's lesson bar.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
+import { waitStep } from './lessons.mjs';
 import { openTab, pause, waitLeader } from './raftlab.mjs';
 
 const playing = (page) => page.getAttribute('.toolbar button[data-playing]', 'data-playing');
@@ -200,6 +203,14 @@ test('Escape folds the cluster options and leaves focus on them', { timeout: 60_
     await page.keyboard.press('Escape');
     assert.equal(await open(), false, 'Escape in the seed field left them open');
     assert.ok(await page.evaluate(() => document.activeElement?.matches('.toolbar details.options > summary')));
+    // Tab out of them folds them: unfolded, they covered the control focused next.
+    await page.keyboard.press('Enter');
+    assert.equal(await open(), true);
+    for (let i = 0; i < 40 && (await page.evaluate(() => document.activeElement?.closest('.toolbar details.options') != null)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    assert.equal(await page.evaluate(() => document.activeElement?.closest('.toolbar details.options') == null), true, 'Tab never left the options');
+    assert.equal(await open(), false, 'Tab out of the options left them open over the page');
   }),
 );
 
@@ -249,4 +260,147 @@ test('Space and the arrows work the membership form\'s radio buttons and checkbo
     await page.keyboard.press(' ');
     await page.waitForFunction(() => document.querySelector('.toolbar button[data-playing]').dataset.playing === 'true');
   }),
+);
+
+// A keyboard user's controls: Space presses the focused button (play/pause is Space elsewhere),
+// Enter in a form's field sends the form, the tab bar is one stop that the arrows move in,
+// an empty event list is no stop.
+test('Space presses the focused button; the tab bar takes the arrows; Enter sends a field\'s form', { timeout: 90_000 }, () =>
+  withApp('keys-controls', async (app) => {
+    const { page } = app;
+    await waitLeader(page);
+    await pause(page);
+    const now = () => page.getAttribute('[data-now]', 'data-now');
+    const focused = () => page.evaluate(() => ({ tab: document.activeElement?.dataset.tab ?? null, label: document.activeElement?.getAttribute('aria-label') ?? null }));
+    const selected = () => page.getAttribute('[role=tab][aria-selected="true"]', 'data-tab');
+    const t0 = await now();
+
+    // One stop: only the chosen tab is in the Tab order.
+    assert.deepEqual(await page.$$eval('[role=tab]', (ts) => ts.map((t) => t.tabIndex).filter((i) => i === 0).length), 1);
+    await page.locator('[role=tab][data-tab="node"]').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('[role=tab][data-tab="network"][aria-selected="true"]');
+    assert.equal((await focused()).tab, 'network', 'focus stays with the chosen tab');
+    await page.keyboard.press('End');
+    await page.waitForSelector('[role=tab][data-tab="explore"][aria-selected="true"]');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('[role=tab][data-tab="node"][aria-selected="true"]');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForSelector('[role=tab][data-tab="explore"][aria-selected="true"]');
+    await page.keyboard.press('Home');
+    await page.waitForSelector('[role=tab][data-tab="node"][aria-selected="true"]');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('[role=tab][data-tab="client"][aria-selected="true"]');
+    assert.equal(await selected(), 'client');
+    assert.equal(await now(), t0, 'an arrow on the tab bar stepped the run');
+
+    // Space on the focused Propose button writes, keeps focus there and does not play.
+    const before = await requests(page);
+    const propose = page.locator('button[aria-label="propose write"]');
+    await propose.focus();
+    await page.keyboard.press(' ');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-request]').length > n, before);
+    assert.equal(await playing(page), 'false', 'Space on a button played');
+    assert.equal((await focused()).label, 'propose write', 'focus left the button');
+
+    // Enter in the value field sends the write.
+    const field = page.locator('input[aria-label="value to write"]');
+    await field.focus();
+    await field.fill('42');
+    const before2 = await requests(page);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-request]').length > n, before2);
+    assert.match(await page.textContent('[data-request]'), /42/);
+
+    // Every event kind hidden: the empty list is not a Tab stop.
+    await page.locator('button[title="hide all event kinds"]').click();
+    assert.equal(await page.getAttribute('ol.event-list', 'tabindex'), null);
+    await page.locator('button[title="show all event kinds"]').click();
+    assert.equal(await page.getAttribute('ol.event-list', 'tabindex'), '0');
+
+    // The help, opened from a node of the drawing, gives focus back to that node.
+    await page.locator('g.node[data-node="n1"]').focus();
+    await page.keyboard.press('?');
+    await page.waitForSelector('[data-help-close]');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-help-close]', { state: 'detached' });
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-node') === 'n1');
+
+    // Away from any control, Space still plays.
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.keyboard.press(' ');
+    await page.waitForSelector('.toolbar button[data-playing="true"]');
+  }),
+);
+
+const activeIs = (page, selector) => page.evaluate((s) => document.activeElement === document.querySelector(s), selector);
+
+// When the control that had focus goes away because of what it did, focus goes where that
+// led, not back to the top of the page.
+test('focus follows the lesson: its go button, its end card, the next lesson', { timeout: 180_000 }, () =>
+  withApp('keys-lesson-focus', async (app) => {
+    const { page } = app;
+    // The welcome's start button: the lesson replaces it.
+    await page.waitForSelector('button.primary.big');
+    await page.locator('button.primary.big').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.lesson-dock button.go');
+    await page.waitForFunction(() => document.activeElement === document.querySelector('.lesson-dock button.go'));
+    await page.locator('.lesson-speed button:last-of-type').click();
+    // Continue by Enter to the end: the end card takes the focus of the Continue it replaced.
+    const steps = Number(await page.getAttribute('[data-lesson-step]', 'data-lesson-steps'));
+    for (let k = 1; k <= steps && !(await page.$('[data-lesson-end]')); k++) {
+      await page.locator('.lesson-dock button.go').focus();
+      await page.keyboard.press('Enter');
+      await waitStep(page, k, 120_000);
+    }
+    if (!(await page.$('[data-lesson-end]'))) {
+      await page.locator('.lesson-dock button.go').focus();
+      await page.keyboard.press('Enter');
+    }
+    await page.waitForSelector('[data-lesson-end]');
+    await page.waitForFunction(() => document.activeElement === document.querySelector('[data-lesson-end]'));
+    // Tab goes on into the card: its next-lesson button, which opens lesson 2 with focus on
+    // its start.
+    await page.keyboard.press('Tab');
+    assert.ok(await activeIs(page, '[data-lesson-end] button.primary'), 'Tab from the end card did not reach the next lesson');
+    const title = await page.getAttribute('.lesson-title', 'title');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((t) => document.querySelector('.lesson-title')?.getAttribute('title') !== t, title);
+    await page.waitForFunction(() => document.activeElement === document.querySelector('.lesson-dock button.go'));
+  }),
+);
+
+// On a phone the lesson is a bar fixed at the bottom: a control that Tab reaches is scrolled
+// to above it, never left under it.
+test('on a phone, Tab brings each control above the lesson bar', { timeout: 90_000 }, () =>
+  withApp('keys-phone-dock', async (app) => {
+    const { page } = app;
+    await page.waitForSelector('[data-lesson-step]');
+    await page.locator('.toolbar button[data-playing]').focus();
+    const hidden = [];
+    for (let i = 0; i < 45; i++) {
+      await page.keyboard.press('Tab');
+      const r = await page.evaluate(() => {
+        const a = document.activeElement;
+        const dock = document.querySelector('.lesson-dock');
+        if (!a || a === document.body || dock.contains(a)) return null;
+        const b = a.getBoundingClientRect();
+        return b.height > 0 && b.bottom > dock.getBoundingClientRect().top + 1 ? `${a.tagName} "${a.getAttribute('aria-label') ?? a.textContent.slice(0, 30)}" ends at ${Math.round(b.bottom)}, the bar starts at ${Math.round(dock.getBoundingClientRect().top)}` : null;
+      });
+      if (r) hidden.push(r);
+    }
+    assert.deepEqual(hidden, [], 'focused controls under the lesson bar');
+  }, { path: '?preset=11-add-learner', viewport: { width: 390, height: 844 } }),
+);
+
+// On a phone the legend sits under the drawing; its ✕ must sit on it, where Tab's focus ring
+// shows, not in the drawing's corner under the presenter-mode button.
+test('on a phone, the legend\'s close button is on the legend', { timeout: 60_000 }, () =>
+  withApp('keys-phone-legend', async (app) => {
+    const { page } = app;
+    await page.waitForSelector('.legend-box .legend-close');
+    const [box, close] = await page.$$eval(['.legend-box', '.legend-box .legend-close'].join(','), (els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+    assert.ok(close.left >= box.left && close.right <= box.right + 1 && close.top >= box.top && close.bottom <= box.bottom + 1, `the ✕ at ${JSON.stringify(close)} is outside the legend ${JSON.stringify(box)}`);
+  }, { path: '?paused=1', viewport: { width: 390, height: 844 } }),
 );
