@@ -3,12 +3,47 @@
 //! counterexamples it reports for the unsafe settings (replayed with the scenario player).
 
 use raftlab::i18n::Lang;
-use raftlab::sim::compare::{compare, CompareRun, Variant};
+use raftlab::sim::compare::{compare, may_compare, CompareRun, Variant};
 use raftlab::sim::explore::{Explorer, HitKind};
 use raftlab::sim::player::Player;
 use raftlab::sim::presets::{find, PRESETS};
 use raftlab::sim::scenario::Script;
 use raftlab::sim::TICK_MS;
+
+#[test]
+fn a_text_that_may_not_compare_is_no_comparison() {
+    // The browser skips `CompareRun::new` for a lesson `may_compare` rules out: that must be
+    // exactly the lessons it would refuse, and every compare preset must pass the check.
+    let mut files = Vec::new();
+    for dir in ["scenarios", "scenarios/presets"] {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_some_and(|x| x == "scn") {
+                files.push((
+                    path.display().to_string(),
+                    std::fs::read_to_string(&path).unwrap(),
+                ));
+            }
+        }
+    }
+    assert!(files.len() > PRESETS.len(), "read {} files", files.len());
+    let mut compares = 0;
+    for (name, text) in &files {
+        let run = CompareRun::new(text, &Variant::default());
+        if run.is_ok() {
+            compares += 1;
+            assert!(may_compare(text), "{name} compares but may_compare says no");
+        }
+        if !may_compare(text) {
+            assert!(run.is_err(), "{name}");
+        }
+    }
+    assert!(compares >= 4, "only {compares} comparisons found");
+    assert!(!may_compare(
+        "cluster 3\nsay compare the two\npropose x=1\n"
+    ));
+    assert!(may_compare("cluster 3\n  B: kill n1\n"));
+}
 
 #[test]
 fn stepping_line_by_line_keeps_both_clocks_together_and_matches_compare() {

@@ -626,6 +626,16 @@ struct Partial {
     held: Vec<bool>,
 }
 
+/// Whether `text` may declare a comparison: a line that starts with `compare`, `A:` or `B:`.
+/// When it is false, [`CompareRun::new`] with no variant of its own fails, so a caller that
+/// has only the text (the browser opening a lesson) can skip parsing it a second time.
+pub fn may_compare(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with("compare") || l.starts_with("A:") || l.starts_with("B:")
+    })
+}
+
 impl CompareRun {
     /// Parses `text` and runs its `cluster` line; the same errors as [`compare`].
     pub fn new(text: &str, variant: &Variant) -> Result<CompareRun, String> {

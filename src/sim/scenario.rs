@@ -296,6 +296,46 @@ pub const COMMANDS: &[&str] = &[
     "explore",
 ];
 
+/// `compare OPTION=VALUE ...`: the options run B takes where run A keeps the cluster's.
+#[inline(never)]
+fn parse_compare(toks: &[Tok]) -> Result<Stmt, ParseError> {
+    let mut opts = Vec::new();
+    for t in &toks[1..] {
+        let (k, v) =
+            t.s.split_once('=')
+                .ok_or_else(|| err(t.col, crate::msg!("parse.not_option").arg("got", t.s)))?;
+        if k == "seed" {
+            return Err(err(t.col, crate::msg!("parse.compare_seed")));
+        }
+        Options::default().set(k, v).map_err(|m| err(t.col, m))?;
+        opts.push((k.to_string(), v.to_string()));
+    }
+    Ok(Stmt::Compare(opts))
+}
+
+/// `A: STATEMENT` or `B: STATEMENT`: a statement for one run of a comparison.
+#[inline(never)]
+fn parse_side(line: &str, toks: &[Tok], len: usize) -> Result<Stmt, ParseError> {
+    let cmd = toks[0];
+    let side = if cmd.s == "A:" { Side::A } else { Side::B };
+    let t = need(toks, 1, len, "a command after the run's name")?;
+    let rest = &line[line_byte(line, t.col)..];
+    let inner = parse_stmt(rest, &tokenize(rest)).map_err(|mut e| {
+        e.col += t.col - 1;
+        e
+    })?;
+    if matches!(
+        inner,
+        Stmt::Cluster { .. } | Stmt::Compare(_) | Stmt::Only { .. } | Stmt::Explore(_)
+    ) {
+        return Err(err(t.col, crate::msg!("parse.sides_take")));
+    }
+    Ok(Stmt::Only {
+        side,
+        stmt: Box::new(inner),
+    })
+}
+
 fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
     let len = line.chars().count();
     let cmd = toks[0];
@@ -523,40 +563,10 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
             })
         }
         "member" => parse_member(toks, len)?,
-        "compare" => {
-            let mut opts = Vec::new();
-            for t in &toks[1..] {
-                let (k, v) = t
-                    .s
-                    .split_once('=')
-                    .ok_or_else(|| err(t.col, crate::msg!("parse.not_option").arg("got", t.s)))?;
-                if k == "seed" {
-                    return Err(err(t.col, crate::msg!("parse.compare_seed")));
-                }
-                Options::default().set(k, v).map_err(|m| err(t.col, m))?;
-                opts.push((k.to_string(), v.to_string()));
-            }
-            Stmt::Compare(opts)
-        }
-        "A:" | "B:" => {
-            let side = if cmd.s == "A:" { Side::A } else { Side::B };
-            let t = need(toks, 1, len, "a command after the run's name")?;
-            let rest = &line[line_byte(line, t.col)..];
-            let inner = parse_stmt(rest, &tokenize(rest)).map_err(|mut e| {
-                e.col += t.col - 1;
-                e
-            })?;
-            if matches!(
-                inner,
-                Stmt::Cluster { .. } | Stmt::Compare(_) | Stmt::Only { .. } | Stmt::Explore(_)
-            ) {
-                return Err(err(t.col, crate::msg!("parse.sides_take")));
-            }
-            Stmt::Only {
-                side,
-                stmt: Box::new(inner),
-            }
-        }
+        // The compare statements apart, never inlined here: no lesson a first visit plays
+        // uses them, so the page's first part goes without them (scripts/split-wasm.mjs).
+        "compare" => parse_compare(toks)?,
+        "A:" | "B:" => parse_side(line, toks, len)?,
         "explore" => Stmt::Explore(super::explore::ExploreSpec::parse(line, toks)?),
         other => {
             return Err(err(

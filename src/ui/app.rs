@@ -98,6 +98,39 @@ impl App {
         };
     }
 
+    /// The Export tab's three acts, apart from `update` and never inlined there: a first
+    /// visit does none of them, so the page's first part goes without them
+    /// (scripts/split-wasm.mjs).
+    #[inline(never)]
+    fn export(&mut self, m: Msg) {
+        match m {
+            Msg::ExportScn => {
+                let text = self.tl().export_scn();
+                if let Err(e) = dom::download("raftlab-run.scn", "text/plain", &text) {
+                    self.ui.notice = Some(Text::new("ui.note.download_failed").arg("error", e));
+                }
+            }
+            Msg::ExportTrace => {
+                let text = self.tl().trace_json();
+                if let Err(e) = dom::download("raftlab-trace.json", "application/json", &text) {
+                    self.ui.notice = Some(Text::new("ui.note.download_failed").arg("error", e));
+                }
+            }
+            Msg::ShareLink => {
+                let code = share::encode(&self.tl().export_scn());
+                // The language travels with the link, so the reader sees what the sender saw.
+                let url = format!(
+                    "{}?lang={}#run={code}",
+                    dom::base_url(),
+                    self.ui.lang.code()
+                );
+                dom::copy_to_clipboard(&url);
+                self.ui.share_link = Some(url);
+            }
+            _ => {}
+        }
+    }
+
     /// Shows everything in `lang` (its catalog is at hand) and remembers the choice.
     fn set_lang(&mut self, lang: crate::i18n::Lang) {
         self.ui.lang = lang;
@@ -686,29 +719,7 @@ impl Component for App {
                     prefs::welcome_closed();
                 }
             }
-            Msg::ExportScn => {
-                let text = self.tl().export_scn();
-                if let Err(e) = dom::download("raftlab-run.scn", "text/plain", &text) {
-                    self.ui.notice = Some(Text::new("ui.note.download_failed").arg("error", e));
-                }
-            }
-            Msg::ExportTrace => {
-                let text = self.tl().trace_json();
-                if let Err(e) = dom::download("raftlab-trace.json", "application/json", &text) {
-                    self.ui.notice = Some(Text::new("ui.note.download_failed").arg("error", e));
-                }
-            }
-            Msg::ShareLink => {
-                let code = share::encode(&self.tl().export_scn());
-                // The language travels with the link, so the reader sees what the sender saw.
-                let url = format!(
-                    "{}?lang={}#run={code}",
-                    dom::base_url(),
-                    self.ui.lang.code()
-                );
-                dom::copy_to_clipboard(&url);
-                self.ui.share_link = Some(url);
-            }
+            m @ (Msg::ExportScn | Msg::ExportTrace | Msg::ShareLink) => self.export(m),
             Msg::DismissNotice => self.ui.notice = None,
             Msg::CancelReplay => self.cancel_replay(),
             Msg::MoreLog => self.ui.log_cols = self.ui.log_cols.saturating_mul(2).min(100_000),

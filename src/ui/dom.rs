@@ -237,30 +237,25 @@ impl Drop for KeyListener {
     }
 }
 
+/// Whether a key event comes from an element matching `selector`.
+fn target_is(e: &web_sys::KeyboardEvent, selector: &str) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .is_some_and(|el| el.matches(selector).unwrap_or(false))
+}
+
 /// Whether a key event comes from a text field, where keys must type, not control the app.
 pub fn from_text_field(e: &web_sys::KeyboardEvent) -> bool {
-    let Some(el) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
-        return false;
-    };
-    let tag = el.tag_name().to_ascii_lowercase();
-    if tag == "textarea" || tag == "select" {
-        return true;
-    }
-    if tag == "input" {
-        let ty = el.get_attribute("type").unwrap_or_default();
-        return !matches!(ty.as_str(), "checkbox" | "radio" | "range" | "button");
-    }
-    false
+    target_is(
+        e,
+        "textarea,select,input:not([type=checkbox],[type=radio],[type=range],[type=button])",
+    )
 }
 
 /// Whether the key goes to a focused checkbox or radio button, whose own keys are Space
 /// (tick it) and the arrows (choose in its group): without them a keyboard cannot use it.
 pub fn on_choice(e: &web_sys::KeyboardEvent) -> bool {
-    e.target()
-        .and_then(|t| t.dyn_into::<Element>().ok())
-        .filter(|el| el.tag_name().eq_ignore_ascii_case("input"))
-        .and_then(|el| el.get_attribute("type"))
-        .is_some_and(|ty| matches!(ty.as_str(), "checkbox" | "radio"))
+    target_is(e, "input[type=checkbox],input[type=radio]")
 }
 
 thread_local! {
@@ -333,14 +328,10 @@ pub fn focused_node(e: &web_sys::KeyboardEvent) -> Option<crate::raft::NodeId> {
 /// a summary, a tab): there Space is the control's own key, as a keyboard user expects, not
 /// play/pause.
 pub fn on_control(e: &web_sys::KeyboardEvent) -> bool {
-    let Some(el) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
-        return false;
-    };
-    let tag = el.tag_name().to_ascii_lowercase();
-    matches!(tag.as_str(), "button" | "a" | "summary")
-        || el
-            .get_attribute("role")
-            .is_some_and(|r| matches!(r.as_str(), "button" | "tab" | "link" | "switch"))
+    target_is(
+        e,
+        "button,a,summary,[role=button],[role=tab],[role=link],[role=switch]",
+    )
 }
 
 /// Whether an element matches `selector`.
@@ -356,8 +347,8 @@ fn html_found(found: Result<Option<Element>, JsValue>) -> Option<web_sys::HtmlEl
 
 /// Moves focus to the first element matching `selector`, if any.
 pub fn focus(selector: &str) {
-    if let Some(el) = document().and_then(|d| html_found(d.query_selector(selector))) {
-        let _ = el.focus();
+    if let Some(el) = find(selector) {
+        focus_element(&el);
     }
 }
 
@@ -368,8 +359,8 @@ pub fn fold(selector: &str) -> bool {
         return false;
     };
     let _ = d.remove_attribute("open");
-    if let Some(s) = html_found(d.query_selector("summary")) {
-        let _ = s.focus();
+    if let Some(s) = d.query_selector("summary").ok().flatten() {
+        focus_element(&s);
     }
     true
 }
