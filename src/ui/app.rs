@@ -758,6 +758,9 @@ impl Component for App {
         match std::mem::replace(&mut self.help_focus, HelpFocus::Stay) {
             HelpFocus::Stay => {}
             HelpFocus::Into => dom::focus(HELP_CLOSE),
+            // Opened from nowhere (the ? key, nothing focused): focus goes back to nowhere,
+            // the page, where Space plays and pauses again; not to a button Space would press.
+            HelpFocus::Back(None) => self.focus.forget(),
             HelpFocus::Back(opener) => dom::focus_back(opener, HELP_BUTTON),
         }
         self.focus.after_render(self.preset_pending.is_some());

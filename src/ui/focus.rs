@@ -25,6 +25,13 @@ pub struct Keeper {
 }
 
 impl Keeper {
+    /// Forgets what had focus: its leaving the page (a closed dialog's button) is not a loss
+    /// to make good.
+    pub fn forget(&mut self) {
+        self.last = None;
+        self.waiting = false;
+    }
+
     /// Called after each render. `lesson_pending`: a lesson has been asked for and is not
     /// drawn yet.
     pub fn after_render(&mut self, lesson_pending: bool) {

@@ -151,13 +151,17 @@ test('the help dialog holds the focus while open and gives it back', { timeout: 
     await page.waitForSelector('.overlay[role=dialog]', { state: 'detached' });
     await page.waitForFunction(() => document.activeElement?.matches('[data-help-open]'));
 
-    // Opened by its key with nothing focused: closed by Escape, focus lands on the help button.
+    // Opened by its key with nothing focused: closed by Escape, focus goes back to nowhere
+    // (the page), where Space plays again; on the help button, Space would open the help.
     await page.evaluate(() => document.activeElement?.blur());
     await page.keyboard.press('?');
     await page.waitForFunction(() => document.activeElement?.matches('[data-help-close]'));
     await page.keyboard.press('Escape');
     await page.waitForSelector('.overlay[role=dialog]', { state: 'detached' });
-    await page.waitForFunction(() => document.activeElement?.matches('[data-help-open]'));
+    assert.equal(await page.evaluate(() => document.activeElement === document.body), true, `focus went to ${JSON.stringify(await focused())}`);
+    await page.keyboard.press(' ');
+    await page.waitForSelector('.toolbar button[data-playing="true"]');
+    assert.equal(await page.$('.overlay[role=dialog]'), null, 'Space opened the help again');
   }),
 );
 

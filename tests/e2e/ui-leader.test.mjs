@@ -103,7 +103,10 @@ test('reset with N nodes and a seed; protocol switches are recorded as set actio
     assert.match(scn, /set prevote=off/);
     assert.match(scn, /set strict-reconfig=off/);
     assert.match(scn, /set learner-ready=75/);
-    // A bad value is refused with a reason, not a crash.
+    // The options folded when the Export tab took focus: open them again. A bad value is
+    // refused with a reason, not a crash.
+    assert.equal(await page.$eval('.toolbar details.options', (d) => d.open), false, 'the options stayed open over the page');
+    await page.click('summary[aria-label="cluster options"]');
     await page.fill('input[aria-label="learner-ready threshold percent"]', '150');
     await page.press('input[aria-label="learner-ready threshold percent"]', 'Enter');
     await page.waitForSelector('[data-action-error]');
