@@ -301,16 +301,28 @@ pub const COMMANDS: &[&str] = &[
 fn parse_compare(toks: &[Tok]) -> Result<Stmt, ParseError> {
     let mut opts = Vec::new();
     for t in &toks[1..] {
-        let (k, v) =
-            t.s.split_once('=')
-                .ok_or_else(|| err(t.col, crate::msg!("parse.not_option").arg("got", t.s)))?;
-        if k == "seed" {
-            return Err(err(t.col, crate::msg!("parse.compare_seed")));
-        }
-        Options::default().set(k, v).map_err(|m| err(t.col, m))?;
+        let (k, v) = option(t, || crate::msg!("parse.compare_seed"))?;
         opts.push((k.to_string(), v.to_string()));
     }
     Ok(Stmt::Compare(opts))
+}
+
+/// An `OPTION=VALUE` word that a cluster's options accept, split. `seed` is refused with the
+/// message `seed_refusal` makes: a run's seed is fixed when its cluster is made (by
+/// `cluster`). A function, as a message is worded only when needed: in the browser, naming
+/// its text can fetch the part of the catalog that holds it.
+fn option<'a>(
+    t: &Tok<'a>,
+    seed_refusal: impl FnOnce() -> crate::i18n::Msg,
+) -> Result<(&'a str, &'a str), ParseError> {
+    let (k, v) =
+        t.s.split_once('=')
+            .ok_or_else(|| err(t.col, crate::msg!("parse.not_option").arg("got", t.s)))?;
+    if k == "seed" {
+        return Err(err(t.col, seed_refusal()));
+    }
+    Options::default().set(k, v).map_err(|m| err(t.col, m))?;
+    Ok((k, v))
 }
 
 /// `A: STATEMENT` or `B: STATEMENT`: a statement for one run of a comparison.
@@ -476,13 +488,7 @@ fn parse_stmt(line: &str, toks: &[Tok]) -> Result<Stmt, ParseError> {
         }
         "set" => {
             let t = need(toks, 1, len, "OPTION=VALUE")?;
-            let (k, v) =
-                t.s.split_once('=')
-                    .ok_or_else(|| err(t.col, crate::msg!("parse.not_option").arg("got", t.s)))?;
-            if k == "seed" {
-                return Err(err(t.col, crate::msg!("parse.seed_on_cluster")));
-            }
-            Options::default().set(k, v).map_err(|m| err(t.col, m))?;
+            let (k, v) = option(&t, || crate::msg!("parse.seed_on_cluster"))?;
             no_more(toks, 2)?;
             Stmt::Act(Action::Set {
                 name: k.to_string(),
@@ -961,6 +967,19 @@ mod tests {
             .message
             .to_string()
             .contains("cluster line"));
+        // `compare` checks its options as `set` does, and refuses the seed with its own reason.
+        assert!(e("cluster 3\ncompare seed=4")
+            .message
+            .to_string()
+            .contains("share the seed"));
+        for bad in ["cluster 3\ncompare prevote", "cluster 3\nset prevote"] {
+            assert!(e(bad).message.to_string().contains("OPTION=VALUE"), "{bad}");
+        }
+        let set = e("cluster 3\nset prevote=maybe").message.to_string();
+        assert_eq!(
+            e("cluster 3\ncompare prevote=maybe").message.to_string(),
+            set
+        );
         assert!(e("cluster 3\nn0")
             .message
             .to_string()

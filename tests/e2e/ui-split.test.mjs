@@ -160,3 +160,20 @@ for (const [lang, start] of [
       { path: `?lang=${lang}` },
     ));
 }
+
+// A lesson that sets an option (`set strict-reconfig=off`, `set prevote=on`) reads no text
+// beyond the catalog's first part: the parser named the seed's refusal for every `set` line,
+// whether refused or not, and naming a text fetches the part that holds it. Lessons 07, 10
+// and 16 fetched en.2 in a synchronous request in the middle of the lesson.
+test('a lesson that sets an option plays to its end on the catalog\'s first part alone', { timeout: 240_000 }, () =>
+  withApp(
+    'split-catalog-set',
+    async (app) => {
+      const { page } = app;
+      const parts = () => app.requests.map((u) => CATALOG.exec(u)).filter(Boolean).map((m) => `${m[1]}.${m[2]}`);
+      const { steps, shown } = await playVisit(page, { kind: 'lesson' });
+      assert.equal(shown, steps);
+      assert.deepEqual(parts(), ['en.1']);
+    },
+    { path: '?preset=10-follower-down-plus-misconfigured', viewport: { width: 1280, height: 720 } },
+  ));
