@@ -757,7 +757,9 @@ impl Component for App {
         dom::set_status(frame_ms.as_deref(), &self.memos.builds());
         match std::mem::replace(&mut self.help_focus, HelpFocus::Stay) {
             HelpFocus::Stay => {}
-            HelpFocus::Into => dom::focus(HELP_CLOSE),
+            HelpFocus::Into => {
+                dom::focus(HELP_CLOSE);
+            }
             // Opened from nowhere (the ? key, nothing focused): focus goes back to nowhere,
             // the page, where Space plays and pauses again; not to a button Space would press.
             HelpFocus::Back(None) => self.focus.forget(),

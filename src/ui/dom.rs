@@ -345,11 +345,14 @@ fn html_found(found: Result<Option<Element>, JsValue>) -> Option<web_sys::HtmlEl
     found.ok().flatten()?.dyn_into().ok()
 }
 
-/// Moves focus to the first element matching `selector`, if any.
-pub fn focus(selector: &str) {
-    if let Some(el) = find(selector) {
-        focus_element(&el);
-    }
+/// Moves focus to the first element matching `selector` (HTML or SVG); false when none
+/// matches.
+pub fn focus(selector: &str) -> bool {
+    let Some(el) = find(selector) else {
+        return false;
+    };
+    focus_element(&el);
+    true
 }
 
 /// Folds the open `<details>` matching `selector` and focuses its summary; false when none
@@ -370,7 +373,9 @@ pub fn fold(selector: &str) -> bool {
 pub fn focus_back(el: Option<Element>, fallback: &str) {
     match el.filter(|e| e.is_connected()) {
         Some(e) => focus_element(&e),
-        None => focus(fallback),
+        None => {
+            focus(fallback);
+        }
     }
 }
 
@@ -382,13 +387,13 @@ pub fn focused() -> Option<Element> {
 }
 
 /// The first element matching `selector`, HTML or SVG.
-pub fn find(selector: &str) -> Option<Element> {
+fn find(selector: &str) -> Option<Element> {
     document()?.query_selector(selector).ok().flatten()
 }
 
 /// Focuses `el`, an HTML or an SVG element (both have `focus()`; web-sys offers it on
 /// HTML elements only).
-pub fn focus_element(el: &Element) {
+fn focus_element(el: &Element) {
     if let Ok(f) = js_sys::Reflect::get(el, &JsValue::from_str("focus")) {
         if let Some(f) = f.dyn_ref::<js_sys::Function>() {
             let _ = f.call0(el);

@@ -52,24 +52,15 @@ impl Keeper {
         // go button is what comes next. A panel's button whose own action removed it leaves
         // focus in its panel.
         let to_lesson = lesson_pending || self.waiting || !self.in_panel;
-        if to_lesson && LESSON_TARGETS.iter().any(|s| focus_on(s)) {
+        if to_lesson && LESSON_TARGETS.iter().any(|s| dom::focus(s)) {
             self.waiting = false;
         } else if lesson_pending {
             self.waiting = true;
         } else {
             self.waiting = false;
-            if !(self.in_panel && focus_on(PANEL)) {
-                focus_on(PLAY);
+            if !(self.in_panel && dom::focus(PANEL)) {
+                dom::focus(PLAY);
             }
         }
     }
-}
-
-/// Focuses the first element matching `selector` (HTML or SVG); false when there is none.
-fn focus_on(selector: &str) -> bool {
-    let Some(el) = dom::find(selector) else {
-        return false;
-    };
-    dom::focus_element(&el);
-    true
 }
