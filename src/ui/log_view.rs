@@ -290,12 +290,45 @@ const TERM_DIGITS: usize = 4;
 fn conf_lines(label: &str) -> (String, String) {
     let words: Vec<&str> = label.split_whitespace().collect();
     match words.as_slice() {
-        ["promote", rest @ ..] | ["joint", rest @ ..] | ["leave", rest @ ..] => {
+        ["joint", rest @ ..] => ("joint".to_string(), joint_whom(rest)),
+        ["promote", rest @ ..] | ["leave", rest @ ..] => {
             (words[0].to_string(), short(&rest.join(" ")))
         }
         [node, kind] if node.starts_with('+') => (kind.to_string(), node.to_string()),
         [node] if node.starts_with('-') => ("remove".to_string(), node[1..].to_string()),
         _ => (short(label), String::new()),
+    }
+}
+
+/// Whom a joint change concerns, in a box's few characters: its nodes when they fit
+/// (`+n4 -n1`), else how many it adds and removes (`+2 -2`). Cut to "+n4 v…", the box of a
+/// change that swaps two voters named one of them and not what happens to the others.
+fn joint_whom(rest: &[&str]) -> String {
+    let mut names = Vec::new();
+    let (mut added, mut removed) = (0, 0);
+    let mut words = rest.iter();
+    while let Some(w) = words.next() {
+        if *w == "promote" {
+            if let Some(n) = words.next() {
+                names.push(format!("+{n}"));
+                added += 1;
+            }
+        } else if w.starts_with('+') {
+            names.push(w.to_string());
+            added += 1;
+        } else if w.starts_with('-') {
+            names.push(w.to_string());
+            removed += 1;
+        }
+    }
+    let names = names.join(" ");
+    if names.chars().count() <= 7 {
+        return names;
+    }
+    match (added, removed) {
+        (a, 0) => format!("+{a}"),
+        (0, r) => format!("-{r}"),
+        (a, r) => format!("+{a} -{r}"),
     }
 }
 

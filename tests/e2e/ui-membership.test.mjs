@@ -184,6 +184,39 @@ for (const n of [3, 6]) {
   );
 }
 
+// A joint change's box says whom it concerns in the few characters a box has: the nodes when
+// they fit, else how many it adds and removes. Lesson 17's swap of two voters read "joint" over
+// "+n4 v…", which named one new voter and hid the rest.
+test('a joint change\'s box names its nodes, or counts them, and cuts nothing', { timeout: 90_000 }, () =>
+  withApp('joint-box', async (app) => {
+    const { page } = app;
+    await runPastedScenario(
+      page,
+      ['cluster 5 seed=1', 'await leader != none within 60', 'at 5100', 'member change add=n6 remove=n5',
+        'await outcome = committed within 10', 'start n6', 'tick 40', 'member change add=n7,n8 remove=n1,n2',
+        'await outcome = committed within 10', ''].join('\n'),
+    );
+    const boxes = await page.$$eval('[data-log-node="n3"] .entry.conf', (els) =>
+      els.map((box) => {
+        const b = box.getBoundingClientRect();
+        const lines = [...box.querySelectorAll('.l')].map((l) => {
+          const r = l.getBoundingClientRect();
+          return { text: l.textContent, inside: r.left >= b.left + 1.5 && r.right <= b.right - 1.5 };
+        });
+        return { label: box.dataset.confLabel, lines };
+      }),
+    );
+    const joint = boxes.filter((b) => b.label.startsWith('joint'));
+    assert.deepEqual(
+      joint.map((b) => b.lines.map((l) => l.text)),
+      [['joint', '+n6 -n5'], ['joint', '+2 -2']],
+      JSON.stringify(boxes),
+    );
+    for (const b of joint) for (const l of b.lines) assert.ok(l.inside, `${b.label}: "${l.text}" runs past its box`);
+    await app.screenshot('joint-box');
+  }),
+);
+
 // The leader's progress table fits the side panel at projector sizes: eight columns ran ~200 px
 // past it, and the learner's catch-up ("ready to promote"), the paused and the check-quorum
 // columns could only be seen by scrolling the table sideways. Now: five columns, "inactive"
