@@ -369,6 +369,14 @@ fn pane(v: &View, side: &'static str, label: &str, sim: Option<&Sim>, c: &Compar
         .c(el!("span", "class" = "cmp-fill", "style" = "width:100%"))
         .c(marker))
     .c(el!("ul", "class" = "cmp-nodes").c(node_rows(l, shown, first)))
+    // In presenter mode each run's progress table sits under its own pane. In the side column
+    // the two tables and the narration ran 60-180 px past a 720 px projector's bottom
+    // (lessons 22-24), cutting B's table, and a projector shows no scrollbar.
+    .c(if v.ui.presenter {
+        progress_view::render_side(&pv, Some(name))
+    } else {
+        Html::default()
+    })
     .c(if failed > 0 {
         el!("p", "class" = "cmp-failed")
             .c(tr!(l, "ui.cmp.failed_lines", n = failed))
@@ -395,11 +403,14 @@ fn view_of<'a>(v: &View<'a>, sim: &'a Sim) -> View<'a> {
     }
 }
 
-/// The leader's progress table of each run, headed "A: …" and "B: …": the side column's one
-/// table followed the lesson's own run (A) without saying so, beside a B with another leader
-/// or none.
+/// The leader's progress table of each run, headed "A: …" and "B: …", for the side column: its
+/// one table followed the lesson's own run (A) without saying so, beside a B with another
+/// leader or none. None in presenter mode, where each pane ends with its own (`pane`).
 #[inline(never)]
 pub fn progress(v: &View, c: &Compare) -> Html {
+    if v.ui.presenter {
+        return Html::default();
+    }
     let a = c.run.a();
     let b = c.run.b().unwrap_or(a);
     h::frag()

@@ -360,3 +360,39 @@ test('preset 22: each run has its own quorum line and its own leader progress ta
     { path: '?preset=22-compare-learner-vs-voter', viewport: { width: 1280, height: 720 } },
   ),
 );
+
+// Presenter mode on a 1280x720 projector: the side column held the narration, the end card and
+// both runs' progress tables, 60-180 px more than the screen (B's table cut, no scrollbar on a
+// projector). Each pane now ends with its own run's table, and everything is on screen.
+test('presenter mode at 1280x720: lesson 24 ends with each run\'s progress table under its pane, all in view', { timeout: 180_000 }, () =>
+  withApp(
+    'compare-presenter-fits',
+    async (app) => {
+      const { page } = app;
+      await page.waitForSelector('[data-lesson-step="0"]');
+      await page.click('.lesson-speed button:last-of-type');
+      const steps = Number(await page.getAttribute('[data-lesson-steps]', 'data-lesson-steps'));
+      for (let k = 1; k <= steps; k++) {
+        await page.click('.lesson-dock button.go');
+        await waitStep(page, k, 120_000);
+      }
+      if (!(await page.$('[data-lesson-end]'))) await page.click('.lesson-dock button.go');
+      await page.waitForSelector('[data-lesson-end]', { timeout: 120_000 });
+      const r = await page.evaluate(() => ({
+        side: [document.querySelector('.side').scrollHeight, document.querySelector('.side').clientHeight],
+        inSide: document.querySelectorAll('.side .progress').length,
+        a: document.querySelector('[data-pane="a"] .progress h2')?.textContent ?? null,
+        b: document.querySelector('[data-pane="b"] .progress h2')?.textContent ?? null,
+      }));
+      assert.ok(r.side[0] <= r.side[1], `the side column holds ${r.side[0]} px in ${r.side[1]} px`);
+      assert.equal(r.inSide, 0, JSON.stringify(r));
+      assert.match(r.a ?? '', /^A: Leader n5's progress/, JSON.stringify(r));
+      assert.match(r.b ?? '', /^B: Leader n5's progress/, JSON.stringify(r));
+      const rows = ['[data-pane="a"] .progress tr:last-child', '[data-pane="b"] .progress tr:last-child', '[data-pane="a"] g.node', '[data-pane="b"] .quorum', '[data-lesson-end]', '[data-narration]'];
+      const seen = await visibility(page, rows);
+      for (const [sel, v] of Object.entries(seen)) assert.ok(v.visible, `${sel} is not in view: ${JSON.stringify(v)}`);
+      await app.screenshot('compare-24-presenter-end-1280');
+    },
+    { path: '?preset=24-compare-figure-8-rule&present=1', viewport: { width: 1280, height: 720 } },
+  ),
+);

@@ -505,6 +505,34 @@ for (const viewport of [{ width: 1024, height: 768 }, { width: 1280, height: 720
   );
 }
 
+// Presenter mode on a 1280x720 projector: the side column (narration, end card, the leader's
+// progress table) fits without scrolling, as a projector shows no scrollbar. At 19 px the
+// narration pushed the table 111 px past the bottom at lesson 07's second step and 116 px at
+// lesson 04's end.
+for (const [preset, at] of [['07-partition-then-add', 2], ['04-leader-isolated', 'end']]) {
+  test(`presenter mode at 1280x720: lesson ${preset.slice(0, 2)}'s side column fits at ${at === 'end' ? 'the end' : `step ${at}`}`, { timeout: 180_000 }, () =>
+    withApp(
+      `presenter-fits-${preset.slice(0, 2)}`,
+      async (app) => {
+        const { page } = app;
+        if (at === 'end') await playLesson(page);
+        else {
+          await page.click('.lesson-speed button:last-of-type');
+          for (let k = 1; k <= at; k++) {
+            await page.click(CONTINUE);
+            await waitStep(page, k, 120_000);
+          }
+        }
+        const side = await page.$eval('.side', (s) => ({ scroll: s.scrollHeight, client: s.clientHeight }));
+        assert.ok(side.scroll <= side.client, `the side column holds ${side.scroll} px in ${side.client} px`);
+        assert.ok((await visibility(page, ['.progress tr:last-child']))['.progress tr:last-child'].visible, 'the table\'s last row is not in view');
+        await app.screenshot(`presenter-fits-${preset.slice(0, 2)}`);
+      },
+      { path: `?preset=${preset}&present=1`, viewport: { width: 1280, height: 720 } },
+    ),
+  );
+}
+
 test('the first visit offers lesson 1 and the grouped lesson list beside a live cluster', { timeout: 60_000 }, () =>
   withApp(
     'welcome',
