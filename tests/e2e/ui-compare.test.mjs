@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
 import { lessonState, pageScroll, visibility, waitStep } from './lessons.mjs';
+import { playLesson } from './first-visit.mjs';
 
 const RUN_NOW = 'button[aria-label="run to next pause"]';
 
@@ -369,15 +370,7 @@ test('presenter mode at 1280x720: lesson 24 ends with each run\'s progress table
     'compare-presenter-fits',
     async (app) => {
       const { page } = app;
-      await page.waitForSelector('[data-lesson-step="0"]');
-      await page.click('.lesson-speed button:last-of-type');
-      const steps = Number(await page.getAttribute('[data-lesson-steps]', 'data-lesson-steps'));
-      for (let k = 1; k <= steps; k++) {
-        await page.click('.lesson-dock button.go');
-        await waitStep(page, k, 120_000);
-      }
-      if (!(await page.$('[data-lesson-end]'))) await page.click('.lesson-dock button.go');
-      await page.waitForSelector('[data-lesson-end]', { timeout: 120_000 });
+      await playLesson(page);
       const r = await page.evaluate(() => ({
         side: [document.querySelector('.side').scrollHeight, document.querySelector('.side').clientHeight],
         inSide: document.querySelectorAll('.side .progress').length,
