@@ -14,7 +14,7 @@ use crate::sim::event::EventKind;
 use crate::sim::history::Timeline;
 use crate::sim::{launch, share, Action, Options, TICK_MS};
 
-use super::dom::{self, FrameClock, KeyListener};
+use super::dom::{self, FrameClock, KeyListener, WindowListener};
 use super::forms::Forms;
 use super::keys;
 use super::lang_pref;
@@ -54,6 +54,8 @@ pub struct App {
     pub(super) replay: Option<super::location::Replay>,
     pub(super) dispatch: Callback<Msg>,
     _keys: Option<KeyListener>,
+    /// Keeps the logs' newest column in view when the window's size changes.
+    _resize: Option<WindowListener>,
     announcer: Announcer,
     /// A wake-up is set for a held-back announcement (the run may be paused, with no frames
     /// coming to flush it).
@@ -80,6 +82,8 @@ const HELP_CLOSE: &str = "[data-help-close]";
 const HELP_BUTTON: &str = "[data-help-open]";
 /// The toolbar's cluster options while they are unfolded.
 const CLUSTER_OPTIONS: &str = ".toolbar details.options[open]";
+/// The logs' sideways scrollers (one per run in a comparison).
+const LOG_SCROLL: &str = ".log-scroll";
 
 impl App {
     /// Opens or closes the help. It is modal (`aria-modal`): focus moves into it when it
@@ -481,6 +485,7 @@ impl Component for App {
             replay: None,
             dispatch: ctx.link().callback(|m: Msg| m),
             _keys: keys,
+            _resize: WindowListener::new("resize", || dom::follow_tail(LOG_SCROLL)),
             announcer: Announcer::default(),
             announce_waiting: false,
             memos: Memos::default(),
@@ -766,6 +771,8 @@ impl Component for App {
             HelpFocus::Back(opener) => dom::focus_back(opener, HELP_BUTTON),
         }
         self.focus.after_render(self.preset_pending.is_some());
+        // The logs move sideways by scrolling, which repaints nothing (see `log_view::render`).
+        dom::follow_tail(LOG_SCROLL);
         // Keep the scenario's current line in view (inside its own scroll box only).
         let line = self.scenario.as_ref().and_then(|s| s.player.next_line());
         if line != self.revealed_line {

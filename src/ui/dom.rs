@@ -418,6 +418,67 @@ pub fn reveal_in(container: &str, item: &str) {
     }
 }
 
+/// Keeps each sideways scroller matching `selector` scrolled to its end (the logs' newest
+/// column), unless the reader scrolled away from it (to older entries): then it stays where
+/// they left it until they scroll back to the end. Run after every render, and when the
+/// window's size changes, since both can move the end out of view.
+pub fn follow_tail(selector: &str) {
+    let Some(doc) = document() else { return };
+    let Ok(list) = doc.query_selector_all(selector) else {
+        return;
+    };
+    for i in 0..list.length() {
+        let Some(c) = list.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+            continue;
+        };
+        let end = (c.scroll_width() - c.client_width()).max(0);
+        let now = c.scroll_left();
+        // Where this function last left it: unmoved since, the reader is still following.
+        let placed = c
+            .get_attribute("data-followed")
+            .and_then(|t| t.parse::<i32>().ok());
+        let following = placed.is_none_or(|p| (now - p).abs() <= 1) || now >= end - 1;
+        if !following {
+            continue;
+        }
+        if now != end {
+            c.set_scroll_left(end);
+        }
+        let at = c.scroll_left();
+        if placed != Some(at) {
+            let _ = c.set_attribute("data-followed", &at.to_string());
+        }
+    }
+}
+
+/// A listener on the window, removed when dropped.
+pub struct WindowListener {
+    event: &'static str,
+    closure: Closure<dyn FnMut()>,
+}
+
+impl WindowListener {
+    /// Calls `f` on each `event` (such as "resize") on the window.
+    pub fn new(event: &'static str, f: impl Fn() + 'static) -> Option<WindowListener> {
+        let closure: Closure<dyn FnMut()> = Closure::new(f);
+        window()?
+            .add_event_listener_with_callback(event, closure.as_ref().unchecked_ref())
+            .ok()?;
+        Some(WindowListener { event, closure })
+    }
+}
+
+impl Drop for WindowListener {
+    fn drop(&mut self) {
+        if let Some(w) = window() {
+            let _ = w.remove_event_listener_with_callback(
+                self.event,
+                self.closure.as_ref().unchecked_ref(),
+            );
+        }
+    }
+}
+
 /// Asks the browser to show the page full screen (or to leave full screen). Browsers allow
 /// it only after a key press or click, and may refuse: the presenter layout works either way.
 pub fn fullscreen(on: bool) {

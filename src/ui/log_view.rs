@@ -1,6 +1,6 @@
 //! The logs: one row per node, entries as boxes aligned by index (term number and colour,
 //! label), committed solid and uncommitted dashed, the applied point marked, a compacted
-//! prefix as a snapshot block. The rows scroll sideways together, anchored at the tail: the
+//! prefix as a snapshot block. The rows scroll sideways together, following the tail: the
 //! newest entry is always in view, older ones by scrolling or "earlier". Membership entries
 //! say what they do (`+n4 learner`, `promote n4`, `joint +n4 -n1`, `leave joint`).
 
@@ -46,13 +46,22 @@ pub fn render(v: &View) -> Html {
         .max()
         .unwrap_or(0);
     let hi = max_last.max(1);
-    let lo = hi.saturating_sub(v.ui.log_cols.max(1) - 1).max(1);
+    // The window starts at a run's start (`CHUNK`), and the shifted layer reaches the end of
+    // the newest run, so the layer moves and widens once per CHUNK appends, not at each one:
+    // moving it made the browser revisit and repaint every box of every row (about 6 ms of a
+    // write's frame at 9 nodes), and widening it repainted every row. The scroller's position
+    // follows the newest entry instead (`dom::follow_tail`), which repaints nothing.
+    let want = hi.saturating_sub(v.ui.log_cols.max(1) - 1).max(1);
+    let lo = (want - 1) / CHUNK * CHUNK + 1;
+    let end = hi.div_ceil(CHUNK) * CHUNK;
     let hidden = lo - 1;
+    // The grid ends at the newest column (it clips the layer's empty columns after it): the
+    // scroller keeps its end in view while the reader has not scrolled away. Its width alone
+    // changing moves and repaints no box.
     let width = (hi - lo + 1) * COL + 8;
-    // The shifted layer spans every column up to the newest, so no row clips its own boxes.
-    // No box depends on its width (each run of boxes has a fixed place and size, see
-    // `LogRow`), so widening it and moving it at each append repaints no box.
-    let full = hi * COL + 8;
+    // The shifted layer spans every column up to the end of the newest run, so no row clips
+    // its own boxes.
+    let full = end * COL + 8;
     let leader = sim
         .leader()
         .and_then(|l| sim.nodes.get(&l))

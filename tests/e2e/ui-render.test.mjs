@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withApp } from './harness.mjs';
-import { pause, propose, runPastedScenario, setSpeed, simNow, waitLeader, waitSimTime } from './raftlab.mjs';
+import { pause, play, propose, runPastedScenario, setSpeed, simNow, waitLeader, waitSimTime } from './raftlab.mjs';
 
 test('steady state: messages move every frame, logs and events untouched, nodes only on ticks', { timeout: 90_000 }, () =>
   withApp('render-regions', async (app) => {
@@ -712,4 +712,106 @@ test('with 64 nodes only the log rows near the view are drawn; a row scrolled in
     assert.equal(after.hit, 'the box', 'a point inside the newest box hits it');
     assert.ok(after.firstSkipped, 'the first row, now far above the view, is skipped');
   }, { path: '?paused=1', viewport: { width: 1280, height: 720 } }),
+);
+
+test('a write scrolls the logs to their new entry: the boxes\' layer keeps its place and width within a run; a reader scrolled back stays', { timeout: 120_000 }, () =>
+  withApp(
+    'render-log-follow',
+    async (app) => {
+      const { page } = app;
+      await page.locator('[data-node][data-role]').first().waitFor({ state: 'attached' });
+      // 71 entries: the window (48 columns from the start of a 16-index run) holds 17-71,
+      // and the layer reaches the end of the run, 80.
+      const lines = ['cluster 3 seed=1', 'await leader != none within 40'];
+      for (let i = 1; i <= 70; i++) lines.push(`propose k${i}=${i}`);
+      lines.push('tick 40');
+      await runPastedScenario(page, lines.join('\n') + '\n');
+      await page.click('button[aria-label="close the scenario and keep playing freely"]');
+      await setSpeed(page, '20');
+      await play(page);
+      const look = () =>
+        page.evaluate(() => {
+          const s = document.querySelector('.log-scroll');
+          const boxes = [...document.querySelectorAll('[data-log-node="n1"] [data-index]')];
+          const newest = boxes[boxes.length - 1];
+          const c = s.getBoundingClientRect();
+          const b = newest.getBoundingClientRect();
+          return {
+            layer: document.querySelector('.log-shift').getAttribute('style'),
+            newest: Number(newest.dataset.index),
+            oldest: Number(boxes[0].dataset.index),
+            // The newest box wholly inside the scroller, and how far its right edge is from
+            // the scroller's right edge.
+            inView: b.left >= c.left - 0.5 && b.right <= c.right + 0.5,
+            gap: Math.round(c.right - b.right),
+            scrollLeft: s.scrollLeft,
+            end: s.scrollWidth - s.clientWidth,
+          };
+        });
+      // One write at a time, each until every row has it, committed.
+      const write = async (i) => {
+        await propose(page, `w${i}`, String(i));
+        await page.waitForFunction(
+          (n) =>
+            [...document.querySelectorAll('[data-log-node]')].every(
+              (r) => r.querySelector(`[data-index="${n}"]`)?.dataset.committed === 'true',
+            ),
+          i,
+          { timeout: 30_000 },
+        );
+        await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      };
+      const start = await look();
+      assert.equal(start.newest, 71);
+      assert.equal(start.oldest, 17, `the window starts at a run's start: ${JSON.stringify(start)}`);
+      assert.ok(start.inView && start.gap < 16 && start.scrollLeft === start.end, `the newest entry is at the scroller's end: ${JSON.stringify(start)}`);
+
+      // Writes within the run: the layer neither moves nor widens; the scroller follows.
+      for (let i = 72; i <= 74; i++) {
+        await write(i);
+        const now = await look();
+        assert.equal(now.newest, i);
+        assert.equal(now.layer, start.layer, `write ${i} moved or widened the layer: ${JSON.stringify({ start, now })}`);
+        assert.ok(now.inView && now.gap < 16 && now.scrollLeft === now.end, `write ${i}: the newest entry is at the scroller's end: ${JSON.stringify(now)}`);
+      }
+
+      // A reader who scrolled back to older entries keeps their place through a write.
+      await page.evaluate(() => {
+        document.querySelector('.log-scroll').scrollLeft = 0;
+      });
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(done)));
+      await write(75);
+      const back = await look();
+      assert.equal(back.scrollLeft, 0, `a write scrolled the reader away from where they were: ${JSON.stringify(back)}`);
+      assert.ok(!back.inView, `the reader sees older entries, not the newest: ${JSON.stringify(back)}`);
+
+      // Back at the end, the scroller follows again.
+      await page.evaluate(() => {
+        const s = document.querySelector('.log-scroll');
+        s.scrollLeft = s.scrollWidth;
+      });
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(done)));
+      await write(76);
+      const again = await look();
+      assert.ok(again.inView && again.scrollLeft === again.end, `back at the end, the scroller follows: ${JSON.stringify(again)}`);
+
+      // A narrower window keeps the newest entry in view.
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await page.waitForFunction(() => {
+        const s = document.querySelector('.log-scroll');
+        return s.scrollLeft === s.scrollWidth - s.clientWidth;
+      });
+      assert.ok((await look()).inView, 'the newest entry stays in view when the window narrows');
+
+      // Past the run's end (80), the window and the layer move once, to the next run.
+      for (let i = 77; i <= 81; i++) await write(i);
+      const next = await look();
+      assert.equal(next.oldest, 33, `the window moved by a whole run: ${JSON.stringify(next)}`);
+      assert.notEqual(next.layer, start.layer);
+      assert.ok(next.inView && next.scrollLeft === next.end, `the newest entry is at the scroller's end: ${JSON.stringify(next)}`);
+      await app.screenshot('render-log-follow');
+      await app.assertNoErrors();
+    },
+    { path: '?paused=1', viewport: { width: 1280, height: 720 } },
+  ),
 );
