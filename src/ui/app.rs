@@ -82,7 +82,7 @@ const HELP_CLOSE: &str = "[data-help-close]";
 const HELP_BUTTON: &str = "[data-help-open]";
 /// The toolbar's cluster options while they are unfolded.
 const CLUSTER_OPTIONS: &str = ".toolbar details.options[open]";
-/// The logs' sideways scrollers (one per run in a comparison).
+/// The logs' sideways scroller.
 const LOG_SCROLL: &str = ".log-scroll";
 
 impl App {

@@ -418,36 +418,31 @@ pub fn reveal_in(container: &str, item: &str) {
     }
 }
 
-/// Keeps each sideways scroller matching `selector` scrolled to its end (the logs' newest
-/// column), unless the reader scrolled away from it (to older entries): then it stays where
-/// they left it until they scroll back to the end. Run after every render, and when the
+/// Keeps the sideways scroller matching `selector` (the logs) scrolled to its end, their
+/// newest column, unless the reader scrolled away from it (to older entries): then it stays
+/// where they left it until they scroll back to the end. Run after every render, and when the
 /// window's size changes, since both can move the end out of view.
 pub fn follow_tail(selector: &str) {
-    let Some(doc) = document() else { return };
-    let Ok(list) = doc.query_selector_all(selector) else {
+    let Some(c) = document().and_then(|d| d.query_selector(selector).ok().flatten()) else {
         return;
     };
-    for i in 0..list.length() {
-        let Some(c) = list.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
-            continue;
-        };
-        let end = (c.scroll_width() - c.client_width()).max(0);
-        let now = c.scroll_left();
-        // Where this function last left it: unmoved since, the reader is still following.
-        let placed = c
-            .get_attribute("data-followed")
-            .and_then(|t| t.parse::<i32>().ok());
-        let following = placed.is_none_or(|p| (now - p).abs() <= 1) || now >= end - 1;
-        if !following {
-            continue;
-        }
-        if now != end {
-            c.set_scroll_left(end);
-        }
-        let at = c.scroll_left();
-        if placed != Some(at) {
-            let _ = c.set_attribute("data-followed", &at.to_string());
-        }
+    let end = (c.scroll_width() - c.client_width()).max(0);
+    let now = c.scroll_left();
+    // Where this function last left it: unmoved since, the reader is still following.
+    let placed = c
+        .get_attribute("data-followed")
+        .and_then(|t| t.parse::<i32>().ok());
+    let following = placed.is_none_or(|p| (now - p).abs() <= 1) || now >= end - 1;
+    if !following {
+        return;
+    }
+    // The first time, placed whether or not it is there already.
+    if placed.is_none() || now != end {
+        c.set_scroll_left(end);
+    }
+    let at = c.scroll_left();
+    if placed != Some(at) {
+        let _ = c.set_attribute("data-followed", &at.to_string());
     }
 }
 

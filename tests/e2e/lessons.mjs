@@ -16,7 +16,14 @@ export function visibility(page, selectors) {
         out[sel] = { visible: false, missing: true };
         continue;
       }
-      const r = el.getBoundingClientRect();
+      let r = el.getBoundingClientRect();
+      // A log row's box reaches the end of its newest run of 16 columns, past its newest
+      // entry, and the logs' grid clips the empty columns (log_view::render): what the row
+      // draws ends at its newest box, so that is where it is measured.
+      if (el.matches('.log-row')) {
+        const right = Math.max(r.left, ...[...el.querySelectorAll('.entry, .snapshot, .applied-mark')].map((c) => c.getBoundingClientRect().right));
+        r = { left: r.left, top: r.top, right, bottom: r.bottom, width: Math.max(1, right - r.left), height: r.height };
+      }
       let clippedBy = null;
       if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) clippedBy = 'viewport';
       for (let a = el.parentElement; a && !clippedBy; a = a.parentElement) {
