@@ -423,7 +423,7 @@ pub fn reveal_in(container: &str, item: &str) {
 /// where they left it until they scroll back to the end. Run after every render, and when the
 /// window's size changes, since both can move the end out of view.
 pub fn follow_tail(selector: &str) {
-    let Some(c) = document().and_then(|d| d.query_selector(selector).ok().flatten()) else {
+    let Some(c) = find(selector) else {
         return;
     };
     let end = (c.scroll_width() - c.client_width()).max(0);
@@ -436,11 +436,14 @@ pub fn follow_tail(selector: &str) {
     if !following {
         return;
     }
-    // The first time, placed whether or not it is there already.
-    if placed.is_none() || now != end {
+    // The first time, placed whether or not it is there already. Read back when set: the
+    // browser may round or clamp it.
+    let at = if placed.is_none() || now != end {
         c.set_scroll_left(end);
-    }
-    let at = c.scroll_left();
+        c.scroll_left()
+    } else {
+        now
+    };
     if placed != Some(at) {
         let _ = c.set_attribute("data-followed", &at.to_string());
     }

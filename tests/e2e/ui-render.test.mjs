@@ -9,6 +9,13 @@ import { test } from 'node:test';
 import { withApp } from './harness.mjs';
 import { pause, play, propose, runPastedScenario, setSpeed, simNow, waitLeader, waitSimTime } from './raftlab.mjs';
 
+/** Resolves after `n` animation frames of the page. */
+const afterFrames = (page, n) =>
+  page.evaluate((n) => new Promise((done) => {
+    const step = (k) => (k === 0 ? done() : requestAnimationFrame(() => step(k - 1)));
+    step(n);
+  }), n);
+
 test('steady state: messages move every frame, logs and events untouched, nodes only on ticks', { timeout: 90_000 }, () =>
   withApp('render-regions', async (app) => {
     const { page } = app;
@@ -691,7 +698,7 @@ test('with 64 nodes only the log rows near the view are drawn; a row scrolled in
     // Scrolled into view, the last row is drawn: its newest box is where it is laid out, and
     // a point inside it hits it.
     await page.evaluate(() => document.querySelector('.log-row[data-log-node="n64"]').scrollIntoView({ block: 'center' }));
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await afterFrames(page, 2);
     const after = await page.evaluate(() => {
       const row = document.querySelector('.log-row[data-log-node="n64"]');
       const boxes = [...row.querySelectorAll('.entry[data-index]')];
@@ -759,7 +766,7 @@ test('a write scrolls the logs to their new entry: the boxes\' layer keeps its p
           i,
           { timeout: 30_000 },
         );
-        await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+        await afterFrames(page, 2);
       };
       const start = await look();
       assert.equal(start.newest, 71);
@@ -779,7 +786,7 @@ test('a write scrolls the logs to their new entry: the boxes\' layer keeps its p
       await page.evaluate(() => {
         document.querySelector('.log-scroll').scrollLeft = 0;
       });
-      await page.evaluate(() => new Promise((done) => requestAnimationFrame(done)));
+      await afterFrames(page, 1);
       await write(75);
       const back = await look();
       assert.equal(back.scrollLeft, 0, `a write scrolled the reader away from where they were: ${JSON.stringify(back)}`);
@@ -790,7 +797,7 @@ test('a write scrolls the logs to their new entry: the boxes\' layer keeps its p
         const s = document.querySelector('.log-scroll');
         s.scrollLeft = s.scrollWidth;
       });
-      await page.evaluate(() => new Promise((done) => requestAnimationFrame(done)));
+      await afterFrames(page, 1);
       await write(76);
       const again = await look();
       assert.ok(again.inView && again.scrollLeft === again.end, `back at the end, the scroller follows: ${JSON.stringify(again)}`);
