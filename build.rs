@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 fn main() {
-    let path = "src/i18n/en.txt";
+    let path = "../src/i18n/en.txt";
     println!("cargo:rerun-if-changed={FIRST_LIST}");
     println!("cargo:rerun-if-changed={path}");
     println!("cargo:rerun-if-changed=build.rs");
@@ -42,7 +42,7 @@ fn main() {
 }
 
 /// The list of the keys a first visit reads (see its header).
-const FIRST_LIST: &str = "scripts/catalog-first.txt";
+const FIRST_LIST: &str = "../scripts/catalog-first.txt";
 
 /// Appends `FIRST_BITS`: bit `i` is set when the key at position `i` of the sorted `keys` is
 /// in [`FIRST_LIST`], that is, when the browser build finds its text in a catalog's first

@@ -12,14 +12,8 @@
 
 #![warn(missing_docs)]
 
-pub mod digest;
-pub mod i18n;
-pub mod json;
-mod line_cut;
-pub mod pool_alloc;
-pub mod raft;
-pub mod sim;
-pub mod trig;
+pub use raftlab_engine::{digest, i18n, json, pool_alloc, raft, sim, trig};
+pub use raftlab_engine::{key_of, msg, tr};
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -4,8 +4,7 @@
 /// small-block path cost the simulation ~7% of its time in the browser (see pool_alloc).
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
-static ALLOC: raftlab::pool_alloc::Pools<std::alloc::System> =
-    raftlab::pool_alloc::Pools::new(std::alloc::System);
+static ALLOC: raftlab::pool_alloc::PageAlloc = raftlab::pool_alloc::PageAlloc::new();
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

@@ -677,7 +677,8 @@ mod tests {
         sections.dedup();
         let mut missing = Vec::new();
         let mut seen = 0;
-        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src"));
+        // The engine's manifest is engine/Cargo.toml; its sources, and the UI's, are in src/.
+        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../src"));
         for (path, src) in rust_sources(root) {
             if path.ends_with("i18n/mod.rs") {
                 continue;
