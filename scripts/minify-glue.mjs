@@ -17,7 +17,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { loadTerser } from "./terser.mjs";
 import * as W from "./wasm-module.mjs";
 
 function fail(message) {
@@ -33,15 +33,7 @@ const staging = process.argv[2];
 if (!staging) fail("usage: node scripts/minify-glue.mjs STAGING_DIR");
 if (process.env.TRUNK_PROFILE && process.env.TRUNK_PROFILE !== "release") process.exit(0);
 
-const { RAFTLAB_TOOLS: tools, RAFTLAB_TERSER_VERSION: version } = process.env;
-if (!tools || !version) fail("RAFTLAB_TOOLS / RAFTLAB_TERSER_VERSION unset: build through scripts/env.sh");
-const terserMain = join(tools, `terser-${version}`, "node_modules", "terser", "main.js");
-let terser;
-try {
-  terser = await import(pathToFileURL(terserMain).href);
-} catch (e) {
-  fail(`terser ${version} not found at ${terserMain}: run scripts/setup.sh (${e.message})`);
-}
+const terser = await loadTerser(fail);
 
 const glue = readdirSync(staging).filter((f) => /^raftlab-[0-9a-f]+\.js$/.test(f));
 if (glue.length !== 1) fail(`expected one raftlab-<hash>.js in ${staging}, found ${glue.length}`);

@@ -186,6 +186,12 @@ if [ "$(node -p "require('$terser_dir/node_modules/terser/package.json').version
     { tail -n 30 /tmp/raftlab-terser.log >&2; die "npm install terser failed (log: /tmp/raftlab-terser.log)"; }
 fi
 
+# ---------------------------------------------------------------- (d3) xz
+# Packs the page's wasm with LZMA in release builds (scripts/pack-wasm.mjs); Debian's xz-utils,
+# present on most machines (priority standard).
+command -v xz >/dev/null 2>&1 || apt_install xz-utils
+command -v xz >/dev/null 2>&1 || die "no xz on PATH after installing xz-utils"
+
 # ---------------------------------------------------------------- (e) e2e test deps
 if [ "$WANT_TEST_DEPS" = 1 ]; then
   apt_pkgs=()

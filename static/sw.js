@@ -16,7 +16,7 @@
 // When a fresh index.html arrives, hashed files it no longer names are deleted, so old
 // versions do not pile up. Only GET requests to this origin are handled; nothing off-site.
 const CACHE = 'raftlab';
-const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/;
+const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css|lzma)$/;
 const SCOPE = new URL(self.registration.scope);
 const INDEX = new URL('./', SCOPE).href;
 // What a lazy.txt may name: lesson texts, catalogs and the explore worker's three files.

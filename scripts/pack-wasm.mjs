@@ -1,0 +1,147 @@
+// Ships the page's wasm (the first part of scripts/split-wasm.mjs's split) compressed with
+// LZMA, and the small wasm decoder the page unpacks it with. Run last by Trunk.toml's
+// post_build hook, once the wasm is final: `node scripts/pack-wasm.mjs STAGING_DIR`.
+//
+// Why: on this wasm LZMA takes about a fifth fewer bytes than gzip (xz -9e: 215 KB against
+// 270 KB gzipped for the first part), which pays for building the simulation for speed
+// (Cargo.toml, profile web) inside the first visit's budget. Browsers decompress only gzip and
+// deflate (DecompressionStream), so the decoder comes along: unlzma/, a Rust crate built here
+// as a wasm module of ~8 KB (3 KB gzipped), which unpacks ~700 KB in ~25 ms in Chromium on
+// this machine's kind (a decoder in JavaScript took 40-60 ms, most of it in V8's interpreter).
+//
+// What it does:
+// - raftlab-<hash>_bg.wasm -> raftlab-<hash>_bg.lzma: `xz --format=lzma` (xz-utils, which
+//   scripts/setup.sh checks for), with the unpacked size written into the header (xz leaves
+//   it unstated; the decoder needs it to size its output). The .wasm is removed.
+// - unlzma-<hash>.wasm: `cargo build -p raftlab-unlzma` for wasm32 (in the environment trunk
+//   runs in, scripts/env.sh), then wasm-opt -O3.
+// - index.html: trunk's loader fetches the .lzma and the decoder (both preloaded, with their
+//   integrity), unpacks, and hands the bytes to wasm-bindgen's init, which compiles them.
+//   A failure is an Error the page's error box shows, as a failed fetch of the .wasm was.
+//
+// A debug build is left alone (trunk serve --dev loads the .wasm as trunk wrote it).
+
+import { createHash } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { wasmOpt } from "./split-wasm.mjs";
+import { loadTerser } from "./terser.mjs";
+
+function fail(message) {
+  console.error(`pack-wasm: ${message}`);
+  process.exit(1);
+}
+
+const sri = (bytes) => "sha384-" + createHash("sha384").update(bytes).digest("base64");
+const contentHash = (bytes) => createHash("sha256").update(bytes).digest("hex").slice(0, 16);
+
+/** LZMA settings: xz's strongest preset; lc=4, pb=0 suit wasm's byte-aligned code (-0.2%). */
+export const XZ_ARGS = ["--format=lzma", "--lzma1=preset=9e,lc=4,pb=0", "--stdout", "--quiet"];
+
+/** `bytes` as an LZMA stream with its unpacked size in the header (unlzma/ needs it). */
+export function lzma(bytes) {
+  const run = spawnSync("xz", XZ_ARGS, { input: bytes, maxBuffer: 1 << 28 });
+  if (run.error) fail(`xz: ${run.error.message} (install xz-utils; scripts/setup.sh does)`);
+  if (run.status !== 0) fail(`xz failed: ${run.stderr}`);
+  const stream = Buffer.from(run.stdout);
+  if (stream.length < 13) fail("xz wrote no header");
+  stream.writeBigUInt64LE(BigInt(bytes.length), 5);
+  return stream;
+}
+
+/** The decoder's wasm, built for wasm32 and optimized. */
+function decoder(root) {
+  const target = process.env.RAFTLAB_WASM_TARGET || "wasm32-unknown-unknown";
+  const build = spawnSync(
+    "cargo",
+    ["build", "--offline", "--quiet", "--profile", "web", "--target", target, "-p", "raftlab-unlzma", "--lib"],
+    { cwd: root, stdio: ["ignore", "inherit", "inherit"] },
+  );
+  if (build.error) fail(`cargo: ${build.error.message}`);
+  if (build.status !== 0) fail("building the decoder (unlzma/) failed");
+  const dir = process.env.CARGO_TARGET_DIR || join(root, "target");
+  const file = join(dir, target, "web", "raftlab_unlzma.wasm");
+  if (!existsSync(file)) fail(`${file} not built`);
+  return wasmOpt(readFileSync(file), ["-O3", "--strip-debug", "--strip-producers", "--strip-target-features"]);
+}
+
+/**
+ * The loader's function, placed in trunk's module script: fetches the stream and the decoder,
+ * unpacks in the decoder's memory (stream at `input()`, output after it), and returns a copy
+ * of the output. `D` is the decoder's exports.
+ */
+export const UNPACK_JS = `async function __raftlab_unpack(url, integrity, decoder, decoderIntegrity) {
+  const get = (u, i) => fetch(u, { integrity: i }).then((r) => {
+    if (!r.ok) throw new Error("raftlab could not fetch " + u + ": HTTP " + r.status);
+    return r.arrayBuffer();
+  });
+  const [stream, code] = await Promise.all([get(url, integrity), get(decoder, decoderIntegrity)]);
+  const D = (await WebAssembly.instantiate(code)).instance.exports;
+  const at = D.input();
+  const failed = (why) => new Error("raftlab could not unpack " + url + " (" + why + ")");
+  // The size the header states (unlzma/ needs it stated); a wasm32 memory holds under 4 GB.
+  const size = stream.byteLength < 13 ? -1 : Number(new DataView(stream).getBigUint64(5, true));
+  if (!(size >= 0 && at + stream.byteLength + size < 2 ** 32)) throw failed("no usable size in its header");
+  const need = at + stream.byteLength + size - D.memory.buffer.byteLength;
+  if (need > 0) D.memory.grow(Math.ceil(need / 65536));
+  new Uint8Array(D.memory.buffer, at, stream.byteLength).set(new Uint8Array(stream));
+  const n = D.unpack(stream.byteLength);
+  if (n !== size) throw failed("error " + n);
+  return new Uint8Array(D.memory.buffer, at + stream.byteLength, n).slice();
+}
+`;
+
+async function main() {
+  const staging = process.argv[2];
+  if (!staging) fail("usage: node scripts/pack-wasm.mjs STAGING_DIR");
+  if (process.env.TRUNK_PROFILE && process.env.TRUNK_PROFILE !== "release") return;
+  const root = join(fileURLToPath(import.meta.url), "..", "..");
+  const glue = readdirSync(staging).filter((f) => /^raftlab-[0-9a-f]+\.js$/.test(f));
+  if (glue.length !== 1) fail(`expected one raftlab-<hash>.js in ${staging}, found ${glue.length}`);
+  const wasmName = glue[0].replace(/\.js$/, "_bg.wasm");
+  const packedName = wasmName.replace(/\.wasm$/, ".lzma");
+  const htmlPath = join(staging, "index.html");
+  let html = readFileSync(htmlPath, "utf8");
+
+  const wasm = readFileSync(join(staging, wasmName));
+  const packed = lzma(wasm);
+  const code = decoder(root);
+  const decoderName = `unlzma-${contentHash(code)}.wasm`;
+
+  // Trunk's loader names the wasm once, in `init({ module_or_path: '/NAME' })`.
+  const call = new RegExp(`module_or_path: (['"])([^'"]*)${wasmName.replace(/[.]/g, "[.]")}\\1`);
+  const m = html.match(call);
+  if (!m) fail(`index.html: trunk's init call for ${wasmName} not found`);
+  const base = m[2];
+  const args = [base + packedName, sri(packed), base + decoderName, sri(code)].map((s) => JSON.stringify(s));
+  html = html.replace(call, `module_or_path: __raftlab_unpack(${args.join(", ")})`);
+  const script = html.indexOf("import init");
+  if (script < 0) fail("index.html: trunk's module script (import init ...) not found");
+  // Minified as the glue is: index.html is fetched on every visit.
+  const unpack = await (await loadTerser(fail)).minify(UNPACK_JS, { ecma: 2020, compress: true, mangle: true });
+  if (typeof unpack.code !== "string" || !unpack.code.includes("__raftlab_unpack")) fail("terser gave no loader");
+  html = html.slice(0, script) + unpack.code + html.slice(script);
+  // The preload of the wasm becomes preloads of the stream and the decoder, each matched by
+  // the loader's fetch (same URL, mode and integrity).
+  const preload = new RegExp(`<link[^>]*href=["']?${(base + wasmName).replace(/[.]/g, "[.]")}["']?[^>]*>`);
+  if (!preload.test(html)) fail(`index.html: the preload of ${wasmName} not found`);
+  const link = (href, integrity) =>
+    `<link rel="preload" as="fetch" crossorigin="anonymous" href="${href}" integrity="${integrity}">`;
+  html = html.replace(preload, link(base + packedName, sri(packed)) + link(base + decoderName, sri(code)));
+
+  writeFileSync(join(staging, packedName), packed);
+  writeFileSync(join(staging, decoderName), code);
+  rmSync(join(staging, wasmName));
+  writeFileSync(htmlPath, html);
+  console.log(
+    `pack-wasm: ${wasmName} ${wasm.length} -> ${packedName} ${packed.length} bytes (gzip -9 would give ` +
+      `${gzipSize(wasm)}); decoder ${decoderName} ${code.length} bytes`,
+  );
+}
+
+const gzipSize = (bytes) => gzipSync(bytes, { level: 9 }).length;
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

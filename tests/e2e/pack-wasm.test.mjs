@@ -1,0 +1,86 @@
+// scripts/pack-wasm.mjs and the decoder it ships (unlzma/), as the page uses them: the served
+// index.html's loader function and decoder, run in Node against the served build. The page's
+// wasm unpacks to a valid module of the size its header states; data packed by pack-wasm's own
+// xz settings comes back byte for byte; a damaged or cut stream is an Error with the file's
+// name, never a hang or a wrong module handed on.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { APP_URL } from './harness.mjs';
+import { lzma, UNPACK_JS } from '../../scripts/pack-wasm.mjs';
+
+const unpack = new Function(`${UNPACK_JS}; return __raftlab_unpack;`)();
+const sri = (b) => 'sha384-' + createHash('sha384').update(b).digest('base64');
+
+async function served() {
+  const html = await (await fetch(APP_URL)).text();
+  const call = /__raftlab_unpack\("([^"]+)",\s*"([^"]+)",\s*"([^"]+)",\s*"([^"]+)"\)/.exec(html);
+  assert.ok(call, 'index.html calls the loader with the stream, the decoder and their integrity');
+  const [, stream, streamSri, decoder, decoderSri] = call;
+  return { stream: new URL(stream, APP_URL).href, streamSri, decoder: new URL(decoder, APP_URL).href, decoderSri };
+}
+
+// A server of one stream beside the served decoder, to feed the loader bytes of our choosing.
+async function withStream(bytes, body) {
+  const server = createServer((_, res) => res.end(bytes));
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    return await body(`http://127.0.0.1:${server.address().port}/x.lzma`);
+  } finally {
+    server.close();
+  }
+}
+
+test("the served wasm unpacks to a valid module of the size its header states", async () => {
+  const s = await served();
+  const packed = Buffer.from(await (await fetch(s.stream)).arrayBuffer());
+  assert.equal(sri(packed), s.streamSri);
+  const wasm = await unpack(s.stream, s.streamSri, s.decoder, s.decoderSri);
+  assert.equal(wasm.length, Number(packed.readBigUInt64LE(5)));
+  assert.ok(WebAssembly.validate(wasm), 'a valid wasm module');
+  assert.ok(wasm.length > packed.length * 2, `${packed.length} bytes unpack to ${wasm.length}`);
+  const stale = await fetch(s.stream.replace(/\.lzma$/, '.wasm'));
+  assert.equal(stale.status, 404, 'the unpacked .wasm is not shipped beside the stream');
+});
+
+test('whatever pack-wasm packs, the decoder gives back byte for byte', async () => {
+  const s = await served();
+  const text = Buffer.from('term 3 index 17 leader n2 commit 16\n'.repeat(3000));
+  for (const data of [Buffer.alloc(0), Buffer.from([7]), randomBytes(50_000), text, Buffer.concat([text, randomBytes(4000), text])]) {
+    const packed = lzma(data);
+    const back = await withStream(packed, (url) => unpack(url, sri(packed), s.decoder, s.decoderSri));
+    assert.equal(Buffer.compare(Buffer.from(back), data), 0, `${data.length} bytes`);
+  }
+});
+
+test('a damaged or cut stream is an error naming the file, not a module', async () => {
+  const s = await served();
+  const data = Buffer.concat([Buffer.from('raft '.repeat(20_000)), randomBytes(20_000)]);
+  const good = lzma(data);
+  const cut = good.subarray(0, good.length >> 1);
+  const unstated = Buffer.from(good);
+  unstated.fill(0xff, 5, 13);
+  const badProps = Buffer.from(good);
+  badProps[0] = 250;
+  for (const [what, bytes] of [['cut in half', cut], ['no stated size', unstated], ['bad properties', badProps]]) {
+    await withStream(bytes, (url) =>
+      assert.rejects(unpack(url, sri(bytes), s.decoder, s.decoderSri), /could not unpack .*x\.lzma/, what),
+    );
+  }
+  // Flipped bits: an error, or bytes of the stated size (which the page then fails to compile).
+  for (let i = 0; i < 20; i++) {
+    const bad = Buffer.from(good);
+    bad[20 + ((i * 7919) % (bad.length - 20))] ^= 1 << (i % 8);
+    await withStream(bad, async (url) => {
+      try {
+        const out = await unpack(url, sri(bad), s.decoder, s.decoderSri);
+        assert.equal(out.length, data.length);
+      } catch (e) {
+        assert.match(e.message, /could not unpack .*x\.lzma/);
+      }
+    });
+  }
+  // A stream that does not match the integrity index.html gives is refused by the fetch.
+  await withStream(good, (url) => assert.rejects(unpack(url, sri(cut), s.decoder, s.decoderSri)));
+});
