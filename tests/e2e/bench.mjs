@@ -26,22 +26,24 @@
 //           only when a search starts), raw and gzipped.
 //   sim     the same scenario (5 nodes, --writes writes to distinct keys, one a tick) run to
 //           its end, --runs times each way: in wasm by the page's benchmark entry (simulation
-//           alone, nothing drawn; first call, second call, and tiered up: calls 6-8 in the
+//           alone, nothing drawn; first call, second call, and tiered up: calls 6-10 in the
 //           same page) and by the app's "run all" (simulation, its history, one redraw of the
 //           page, the script's closed list not drawn); natively by `raftlab bench --scenario`
-//           (in-process, the same work as the entry: the first run and, warm, runs 2-4) and
+//           (in-process, the same work as the entry: the first run and, warm, runs 2-6) and
 //           `raftlab run --json` (the whole process; RAFTLAB_BIN or target/release/raftlab);
 //           and, if built (`cargo build --profile web --bin raftlab`, or RAFTLAB_WEB_BIN), the
-//           same code compiled natively at the bundle's opt-level z, which splits the ratio
-//           into the opt-level's part and wasm's. Simulated ticks per second of CPU time (the
+//           same code compiled natively as the bundle is (profile web: the engine at opt-level
+//           3, the UI at z), which splits the ratio into the profile's part and wasm's. Simulated ticks per second of CPU time (the
 //           page's main thread, from DevTools' ThreadTime; the process's user + system time),
-//           the page work beyond the simulation, the ratios, and all fingerprints (equal:
+//           the page work beyond the simulation, the ratios, then --pairs pairs of a tiered-up
+//           wasm call and a warm native run taken back to back (the median of their ratios:
+//           the steadier figure on a machine whose speed drifts), and all fingerprints (equal:
 //           every run did the same thing). The kinds run interleaved, one of each a round,
 //           order rotated.
 //
 //   node tests/e2e/bench.mjs [--part fps|writes|cold|visit|sim|explore|idle|all] [--seconds 10] [--throttle 1]
 //                            [--speed 1] [--minutes 5] [--keys distinct|one|both] [--runs 3]
-//                            [--writes 5000] [--nodes 9] [--trace] [--mutations] [--url URL]
+//                            [--writes 20000] [--pairs 15] [--nodes 9] [--trace] [--mutations] [--url URL]
 //
 // The app must be served (scripts/serve.sh, or node tests/e2e/serve.mjs dist PORT); RAFTLAB_URL
 // or --url says where. --throttle N slows the CPU N times (Chrome DevTools emulation).
@@ -67,7 +69,10 @@ const speed = opt('speed', '1');
 const minutes = Number(opt('minutes', '5'));
 const keys = opt('keys', 'both');
 const runs = Number(opt('runs', '3'));
-const writes = Number(opt('writes', '5000'));
+// 20,000 writes take ~200 ms natively: the native CPU clock (getrusage) moves in 4 ms steps,
+// which read a 50 ms run (5,000 writes) to within +-8%.
+const writes = Number(opt('writes', '20000'));
+const pairs = Number(opt('pairs', '15'));
 const nodes = Number(opt('nodes', '9'));
 const trace = args.includes('--trace');
 const withMutations = args.includes('--mutations');
@@ -490,9 +495,9 @@ async function simPart() {
   // TurboFan for each function once it has run enough, in the background; the app's "run all"
   // in a fresh page is such a call. The second call ("second") still runs some functions as
   // Liftoff code (on this machine's kind it takes ~1.2x the time of later calls). "tiered up"
-  // is the median of the last three calls, once every hot function is TurboFan code: the
+  // is the median of the last five calls, once every hot function is TurboFan code: the
   // figure to compare with the native warm run (the same process running it again).
-  const calls = 8;
+  const calls = 10;
   const cold = [];
   const second = [];
   const warm = [];
@@ -515,7 +520,7 @@ async function simPart() {
       }
       cold.push(all[0]);
       second.push(all[1]);
-      warm.push(medianRun(all.slice(-3)));
+      warm.push(medianRun(all.slice(-5)));
       await app.assertNoErrors();
     } finally {
       await app.close();
@@ -580,11 +585,11 @@ async function simPart() {
     }
     native.push({ ticks: json.time_ms / 100, wall, cpu, fingerprint: json.fingerprint });
   };
-  // Four runs in one process: the first (its memory not yet mapped, its caches cold) and the
+  // Six runs in one process: the first (its memory not yet mapped, its caches cold) and the
   // median of the other three ("warm").
   const nativeWarm = [];
   const inProcessWith = (exe, alone, warmRuns) => async () => {
-    const out = spawnSync(exe, ['bench', '--scenario', file, '--runs', '4'], { encoding: 'utf8' });
+    const out = spawnSync(exe, ['bench', '--scenario', file, '--runs', '6'], { encoding: 'utf8' });
     if (out.status !== 0) throw new Error(`${exe} bench --scenario failed: ${out.stderr}`);
     const all = [];
     for (const m of out.stdout.matchAll(/(\d+) ticks, cpu ([\d.]+|unknown) ms, wall ([\d.]+) ms, \d+ failed lines, fingerprint (\w+)/g)) {
@@ -592,17 +597,51 @@ async function simPart() {
       const cpu = m[2] === 'unknown' || Number(m[2]) === 0 ? null : Number(m[2]);
       all.push({ ticks: Number(m[1]), cpu, wall: Number(m[3]), fingerprint: m[4] });
     }
-    if (all.length !== 4) throw new Error(`${exe} bench --scenario printed ${all.length} runs, not 4`);
+    if (all.length !== 6) throw new Error(`${exe} bench --scenario printed ${all.length} runs, not 6`);
     alone?.push(all[0]);
     warmRuns.push(medianRun(all.slice(1)));
   };
   const inProcess = inProcessWith(bin, nativeAlone, nativeWarm);
-  // The same code compiled natively as the bundle is (profile web: opt-level z), if built
-  // (`cargo build --profile web --bin raftlab`; RAFTLAB_WEB_BIN overrides): it splits the
-  // ratio into what opt-level z costs and what running as wasm costs.
+  // The same code compiled natively as the bundle is (profile web: the engine at opt-level 3,
+  // the UI at z), if built (`cargo build --profile web --bin raftlab`; RAFTLAB_WEB_BIN
+  // overrides): it splits the ratio into what the bundle's profile costs and what running as
+  // wasm costs.
   const webBin = process.env.RAFTLAB_WEB_BIN || fileURLToPath(new URL('../../target/web/raftlab', import.meta.url));
   const nativeZWarm = [];
   const inProcessZ = inProcessWith(webBin, null, nativeZWarm);
+
+  // Pairs taken back to back: a call of the entry in a page already tiered up, then a warm
+  // native run (a process's second run), `pairs` times. On a shared 2-core machine the time a
+  // run takes drifts by a third within seconds; the rounds below sample each kind seconds
+  // apart, where one pair's two runs are ~0.5 s apart, so the median of the pairs' ratios is
+  // the steadier figure of wasm against native.
+  const paired = [];
+  const pairedRun = async () => {
+    const app = await openWithProbes('?paused=1');
+    const { page } = app;
+    try {
+      const cpu = await cpuClock(page);
+      const call = async () => {
+        const before = await cpu();
+        const out = await page.evaluate((text) => JSON.parse(window.wasmBindings.raftlab_run_text(text)), scenario);
+        if (out.error) throw new Error(`benchmark entry: ${out.error}`);
+        return { cpu: span(before, await cpu()), fingerprint: out.fingerprint };
+      };
+      for (let c = 0; c < calls - 1; c++) await call();
+      for (let i = 0; i < pairs; i++) {
+        const w = await call();
+        const out = spawnSync(bin, ['bench', '--scenario', file, '--runs', '2'], { encoding: 'utf8' });
+        const m = [...out.stdout.matchAll(/cpu ([\d.]+) ms, wall ([\d.]+) ms, \d+ failed lines, fingerprint (\w+)/g)][1];
+        if (out.status !== 0 || !m) throw new Error(`${bin} bench --scenario failed: ${out.stderr}`);
+        const n = Number(m[1]) > 0 ? Number(m[1]) : Number(m[2]);
+        if (w.cpu == null) break;
+        paired.push({ wasm: w.cpu, native: n, fingerprints: [w.fingerprint, m[3]] });
+      }
+      await app.assertNoErrors();
+    } finally {
+      await app.close();
+    }
+  };
 
   // Interleaved rounds, each kind once per round and the order rotated, so a change in the
   // machine's load during the part falls on every kind alike, not on whichever ran last.
@@ -611,6 +650,7 @@ async function simPart() {
   for (let r = 0; r < runs; r++) {
     for (let k = 0; k < kinds.length; k++) await kinds[(r + k) % kinds.length]();
   }
+  if (existsSync(bin) && pairs > 0) await pairedRun();
 
   const med = (xs) => quantile(xs, 0.5);
   const rateOf = (rs, k) => med(rs.map((r) => (r.ticks * 1000) / r[k]));
@@ -629,7 +669,7 @@ async function simPart() {
   console.log(`sim:     scenario: 5 nodes, ${writes} writes to distinct keys, one a tick (${lines.length} lines); ${runs} rounds, each kind once a round, order rotated`);
   row('wasm, simulation alone, cold (page entry raftlab_run_text, nothing drawn, first call in a fresh page)', cold);
   row('wasm, simulation alone, second call (the same entry again in the same page; partly still baseline code)', second);
-  row(`wasm, simulation alone, tiered up (median of calls ${calls - 2}-${calls} in the same page)`, warm);
+  row(`wasm, simulation alone, tiered up (median of calls ${calls - 4}-${calls} in the same page)`, warm);
   row(`wasm, the app's "run all" (simulation + history + redraw; the ${lines.length}-line script's list closed), fresh pages`, wasm);
   const ac = cold.filter((r) => r.cpu != null);
   const wc = wasm.filter((r) => r.cpu != null);
@@ -642,20 +682,28 @@ async function simPart() {
     return;
   }
   row('native, simulation alone, first run (raftlab bench --scenario, in-process)', nativeAlone);
-  row('native, simulation alone, warm (median of runs 2-4 in the same process)', nativeWarm);
+  row('native, simulation alone, warm (median of runs 2-6 in the same process)', nativeWarm);
   row('native, raftlab run --json (whole process)', native);
-  if (nativeZWarm.length) row('native built as the bundle (profile web, opt-level z), warm (median of runs 2-4)', nativeZWarm);
-  const prints = [...cold, ...second, ...warm, ...wasm, ...nativeAlone, ...nativeWarm, ...nativeZWarm].map((r) => r.fingerprint);
+  if (nativeZWarm.length) row('native built as the bundle (profile web: engine at 3, UI at z), warm (median of runs 2-6)', nativeZWarm);
+  const prints = [...cold, ...second, ...warm, ...wasm, ...nativeAlone, ...nativeWarm, ...nativeZWarm]
+    .map((r) => r.fingerprint)
+    .concat(paired.flatMap((p) => p.fingerprints));
   const same = prints.every((f) => f === native[0].fingerprint);
   console.log(
     `sim:     wasm / native, simulation alone: cold / first run ${ratio(cold, nativeAlone)}, second call / first run ${ratio(second, nativeAlone)}, tiered up / warm ${ratio(warm, nativeWarm)} (like for like); app's run all / CLI process: ${ratio(wasm, native)}`,
   );
   if (nativeZWarm.length) {
     console.log(
-      `sim:     the tiered-up ratio's two factors: wasm / native at opt-level z ${ratio(warm, nativeZWarm)} (running as wasm), native at z / native release ${ratio(nativeZWarm, nativeWarm)} (the bundle's opt-level)`,
+      `sim:     the tiered-up ratio's two factors: wasm / native built as the bundle ${ratio(warm, nativeZWarm)} (running as wasm), native as the bundle / native release ${ratio(nativeZWarm, nativeWarm)} (the bundle's profile)`,
     );
   } else {
-    console.log(`sim:     (no ${webBin}: \`cargo build --profile web --bin raftlab\` splits the ratio into opt-level and wasm)`);
+    console.log(`sim:     (no ${webBin}: \`cargo build --profile web --bin raftlab\` splits the ratio into the profile's part and wasm's)`);
+  }
+  if (paired.length) {
+    const rs = paired.map((p) => p.wasm / p.native);
+    console.log(
+      `sim:     wasm / native, paired (${paired.length} pairs back to back: a tiered-up call, then a warm native run; CPU): median ${med(rs).toFixed(2)}x, middle half ${quantile(rs, 0.25).toFixed(2)}-${quantile(rs, 0.75).toFixed(2)}x; wasm median ${f1(med(paired.map((p) => p.wasm)))} ms, native ${f1(med(paired.map((p) => p.native)))} ms`,
+    );
   }
   console.log(`sim:     fingerprints ${same ? `equal (${native[0].fingerprint})` : `DIFFER: ${prints.join(', ')} vs native ${native[0].fingerprint}`}`);
 }
