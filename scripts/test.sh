@@ -83,11 +83,12 @@ esac
 
 step "trunk build --release (dist/)"
 raftlab_wasm trunk build --release || fail "the wasm build (trunk build --release) failed"
-if [ ! -f dist/index.html ] || ! ls dist/*.wasm >/dev/null 2>&1; then
-  fail "trunk left no dist/index.html or .wasm"
+# The page's first wasm part ships LZMA-packed (.lzma, scripts/pack-wasm.mjs).
+if [ ! -f dist/index.html ] || ! ls dist/*_bg.lzma dist/*.wasm >/dev/null 2>&1; then
+  fail "trunk left no dist/index.html, packed first part or .wasm"
 fi
-WASM_SIZE="$(du -k dist/*.wasm | awk '{s += $1} END {print s}')"
-ok "wasm ${WASM_SIZE} KiB"
+WASM_SIZE="$(du -k dist/*.wasm dist/*.lzma | awk '{s += $1} END {print s}')"
+ok "wasm and packed wasm ${WASM_SIZE} KiB"
 
 # ------------------------------------------------------------------ browser e2e
 E2E_PASS=0
