@@ -14,9 +14,9 @@
 // Without terser a release build fails (a silently bigger bundle would skew the benchmarks);
 // a debug build is left alone.
 
-import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sri } from "./split-wasm.mjs";
 import { loadTerser } from "./terser.mjs";
 import * as W from "./wasm-module.mjs";
 
@@ -25,9 +25,6 @@ function fail(message) {
   process.exit(1);
 }
 
-function sri(bytes) {
-  return "sha384-" + createHash("sha384").update(bytes).digest("base64");
-}
 
 const staging = process.argv[2];
 if (!staging) fail("usage: node scripts/minify-glue.mjs STAGING_DIR");

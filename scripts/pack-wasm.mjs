@@ -21,13 +21,12 @@
 //
 // A debug build is left alone (trunk serve --dev loads the .wasm as trunk wrote it).
 
-import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { wasmOpt } from "./split-wasm.mjs";
+import { contentHash, sri, wasmOpt } from "./split-wasm.mjs";
 import { loadTerser } from "./terser.mjs";
 
 function fail(message) {
@@ -35,8 +34,6 @@ function fail(message) {
   process.exit(1);
 }
 
-const sri = (bytes) => "sha384-" + createHash("sha384").update(bytes).digest("base64");
-const contentHash = (bytes) => createHash("sha256").update(bytes).digest("hex").slice(0, 16);
 
 /** LZMA settings: xz's strongest preset; lc=4, pb=0 suit wasm's byte-aligned code (-0.2%). */
 export const XZ_ARGS = ["--format=lzma", "--lzma1=preset=9e,lc=4,pb=0", "--stdout", "--quiet"];
@@ -124,13 +121,13 @@ async function main() {
   const unpack = await (await loadTerser(fail)).minify(UNPACK_JS, { ecma: 2020, compress: true, mangle: true });
   if (typeof unpack.code !== "string" || !unpack.code.includes("__raftlab_unpack")) fail("terser gave no loader");
   html = html.slice(0, script) + unpack.code + html.slice(script);
-  // The preload of the wasm becomes preloads of the stream and the decoder, each matched by
-  // the loader's fetch (same URL, mode and integrity).
+  // The preload of the wasm becomes preloads of the stream and the decoder, which the
+  // loader's fetches take (same URL and mode). The integrity is checked by those fetches:
+  // Chromium ignores it on a preload "as fetch" and says so in the console.
   const preload = new RegExp(`<link[^>]*href=["']?${(base + wasmName).replace(/[.]/g, "[.]")}["']?[^>]*>`);
   if (!preload.test(html)) fail(`index.html: the preload of ${wasmName} not found`);
-  const link = (href, integrity) =>
-    `<link rel="preload" as="fetch" crossorigin="anonymous" href="${href}" integrity="${integrity}">`;
-  html = html.replace(preload, link(base + packedName, sri(packed)) + link(base + decoderName, sri(code)));
+  const link = (href) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${href}">`;
+  html = html.replace(preload, link(base + packedName) + link(base + decoderName));
 
   writeFileSync(join(staging, packedName), packed);
   writeFileSync(join(staging, decoderName), code);

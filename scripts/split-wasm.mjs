@@ -500,11 +500,13 @@ export function wasmOpt(bytes, args = WASM_OPT_ARGS) {
   }
 }
 
-function contentHash(bytes) {
+/** The first 16 hex digits of `bytes`' SHA-256: a file name's hash. */
+export function contentHash(bytes) {
   return createHash("sha256").update(bytes).digest("hex").slice(0, 16);
 }
 
-function sri(bytes) {
+/** `bytes`' integrity value (SHA-384), as index.html's attributes and fetches give it. */
+export function sri(bytes) {
   return "sha384-" + createHash("sha384").update(bytes).digest("base64");
 }
 
