@@ -25,7 +25,6 @@ function fail(message) {
   process.exit(1);
 }
 
-
 const staging = process.argv[2];
 if (!staging) fail("usage: node scripts/minify-glue.mjs STAGING_DIR");
 if (process.env.TRUNK_PROFILE && process.env.TRUNK_PROFILE !== "release") process.exit(0);

@@ -3,7 +3,8 @@
 //
 // - The page itself (navigations, index.html): network first, the cached copy when offline.
 //   So an online reload always gets the current version.
-// - Trunk's hashed files (raftlab-<hash>.js, raftlab-<hash>_bg.wasm, app-<hash>.css) and the
+// - Trunk's hashed files (raftlab-<hash>.js, app-<hash>.css, the wasm packed as
+//   raftlab-<hash>_bg.lzma with its decoder unlzma-<hash>.wasm, scripts/pack-wasm.mjs) and the
 //   wasm's second part (split-<hash>.wasm, which index.html names in a meta element and the
 //   page fetches when it first needs it, scripts/split-wasm.mjs): cache first. A name never
 //   changes content, and a new version has new names.

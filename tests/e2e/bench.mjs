@@ -501,23 +501,25 @@ async function simPart() {
   const cold = [];
   const second = [];
   const warm = [];
+  // One call of the entry in `page`, timed by the wall clock and by `cpu` (cpuClock's).
+  const entryCall = async (page, cpu) => {
+    const before = await cpu();
+    const out = await page.evaluate((text) => {
+      const t0 = performance.now();
+      const json = window.wasmBindings.raftlab_run_text(text);
+      return { wall: performance.now() - t0, ...JSON.parse(json) };
+    }, scenario);
+    const after = await cpu();
+    if (out.error) throw new Error(`benchmark entry: ${out.error}`);
+    return { ticks: out.time_ms / 100, wall: out.wall, cpu: span(before, after), fingerprint: out.fingerprint };
+  };
   const entryRun = async () => {
     const app = await openWithProbes('?paused=1');
     const { page } = app;
     try {
       const cpu = await cpuClock(page);
       const all = [];
-      for (let c = 0; c < calls; c++) {
-        const before = await cpu();
-        const out = await page.evaluate((text) => {
-          const t0 = performance.now();
-          const json = window.wasmBindings.raftlab_run_text(text);
-          return { wall: performance.now() - t0, ...JSON.parse(json) };
-        }, scenario);
-        const after = await cpu();
-        if (out.error) throw new Error(`benchmark entry: ${out.error}`);
-        all.push({ ticks: out.time_ms / 100, wall: out.wall, cpu: span(before, after), fingerprint: out.fingerprint });
-      }
+      for (let c = 0; c < calls; c++) all.push(await entryCall(page, cpu));
       cold.push(all[0]);
       second.push(all[1]);
       warm.push(medianRun(all.slice(-5)));
@@ -585,11 +587,9 @@ async function simPart() {
     }
     native.push({ ticks: json.time_ms / 100, wall, cpu, fingerprint: json.fingerprint });
   };
-  // Six runs in one process: the first (its memory not yet mapped, its caches cold) and the
-  // median of the other three ("warm").
-  const nativeWarm = [];
-  const inProcessWith = (exe, alone, warmRuns) => async () => {
-    const out = spawnSync(exe, ['bench', '--scenario', file, '--runs', '6'], { encoding: 'utf8' });
+  // `n` runs of the scenario in one process of `exe`, as `raftlab bench --scenario` prints them.
+  const inProcessRuns = (exe, n) => {
+    const out = spawnSync(exe, ['bench', '--scenario', file, '--runs', String(n)], { encoding: 'utf8' });
     if (out.status !== 0) throw new Error(`${exe} bench --scenario failed: ${out.stderr}`);
     const all = [];
     for (const m of out.stdout.matchAll(/(\d+) ticks, cpu ([\d.]+|unknown) ms, wall ([\d.]+) ms, \d+ failed lines, fingerprint (\w+)/g)) {
@@ -597,7 +597,14 @@ async function simPart() {
       const cpu = m[2] === 'unknown' || Number(m[2]) === 0 ? null : Number(m[2]);
       all.push({ ticks: Number(m[1]), cpu, wall: Number(m[3]), fingerprint: m[4] });
     }
-    if (all.length !== 6) throw new Error(`${exe} bench --scenario printed ${all.length} runs, not 6`);
+    if (all.length !== n) throw new Error(`${exe} bench --scenario printed ${all.length} runs, not ${n}`);
+    return all;
+  };
+  // Six runs in one process: the first (its memory not yet mapped, its caches cold) and the
+  // median of the other five ("warm").
+  const nativeWarm = [];
+  const inProcessWith = (exe, alone, warmRuns) => async () => {
+    const all = inProcessRuns(exe, 6);
     alone?.push(all[0]);
     warmRuns.push(medianRun(all.slice(1)));
   };
@@ -621,21 +628,12 @@ async function simPart() {
     const { page } = app;
     try {
       const cpu = await cpuClock(page);
-      const call = async () => {
-        const before = await cpu();
-        const out = await page.evaluate((text) => JSON.parse(window.wasmBindings.raftlab_run_text(text)), scenario);
-        if (out.error) throw new Error(`benchmark entry: ${out.error}`);
-        return { cpu: span(before, await cpu()), fingerprint: out.fingerprint };
-      };
-      for (let c = 0; c < calls - 1; c++) await call();
+      for (let c = 0; c < calls - 1; c++) await entryCall(page, cpu);
       for (let i = 0; i < pairs; i++) {
-        const w = await call();
-        const out = spawnSync(bin, ['bench', '--scenario', file, '--runs', '2'], { encoding: 'utf8' });
-        const m = [...out.stdout.matchAll(/cpu ([\d.]+) ms, wall ([\d.]+) ms, \d+ failed lines, fingerprint (\w+)/g)][1];
-        if (out.status !== 0 || !m) throw new Error(`${bin} bench --scenario failed: ${out.stderr}`);
-        const n = Number(m[1]) > 0 ? Number(m[1]) : Number(m[2]);
-        if (w.cpu == null) break;
-        paired.push({ wasm: w.cpu, native: n, fingerprints: [w.fingerprint, m[3]] });
+        const w = await entryCall(page, cpu);
+        const n = inProcessRuns(bin, 2)[1];
+        if (w.cpu == null || n.cpu == null) break;
+        paired.push({ wasm: w.cpu, native: n.cpu, fingerprints: [w.fingerprint, n.fingerprint] });
       }
       await app.assertNoErrors();
     } finally {
