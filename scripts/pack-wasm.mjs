@@ -71,10 +71,19 @@ function decoder(root) {
  * of the output. `D` is the decoder's exports.
  */
 export const UNPACK_JS = `async function __raftlab_unpack(url, integrity, decoder, decoderIntegrity) {
-  const get = (u, i) => fetch(u, { integrity: i }).then((r) => {
-    if (!r.ok) throw new Error("raftlab could not fetch " + u + ": HTTP " + r.status);
-    return r.arrayBuffer();
-  });
+  // As the second part's loader words it (split-wasm.mjs). A file that does not match its
+  // integrity, or a missing one (the check fails on a 404 page too), is a network error.
+  const unfetched = (u, why) => new Error("raftlab could not fetch part of the app (" + u + "): " + why);
+  const get = (u, i) =>
+    fetch(u, { integrity: i }).then(
+      (r) => {
+        if (!r.ok) throw unfetched(u, "HTTP " + r.status);
+        return r.arrayBuffer();
+      },
+      (e) => {
+        throw unfetched(u, e.message);
+      },
+    );
   const [stream, code] = await Promise.all([get(url, integrity), get(decoder, decoderIntegrity)]);
   const D = (await WebAssembly.instantiate(code)).instance.exports;
   const at = D.input();

@@ -81,6 +81,13 @@ test('a damaged or cut stream is an error naming the file, not a module', async 
       }
     });
   }
-  // A stream that does not match the integrity index.html gives is refused by the fetch.
-  await withStream(good, (url) => assert.rejects(unpack(url, sri(cut), s.decoder, s.decoderSri)));
+  // A stream that does not match the integrity index.html gives is refused by the fetch, and
+  // so is a missing one.
+  await withStream(good, (url) =>
+    assert.rejects(unpack(url, sri(cut), s.decoder, s.decoderSri), /could not fetch part of the app \(.*x\.lzma\)/),
+  );
+  await assert.rejects(
+    unpack(s.stream.replace(/\.lzma$/, '-gone.lzma'), s.streamSri, s.decoder, s.decoderSri),
+    /could not fetch part of the app \(.*-gone\.lzma\)/,
+  );
 });
