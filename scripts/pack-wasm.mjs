@@ -1,6 +1,7 @@
-// Ships the page's wasm (the first part of scripts/split-wasm.mjs's split) compressed with
-// LZMA, and the small wasm decoder the page unpacks it with. Run last by Trunk.toml's
-// post_build hook, once the wasm is final: `node scripts/pack-wasm.mjs STAGING_DIR`.
+// Ships the page's wasm (the first part of scripts/split-wasm.mjs's split) and the explore
+// worker's compressed with LZMA, and the small wasm decoder both are unpacked with. Run by
+// Trunk.toml's post_build hook once the wasm is final, before lazy.txt sums the files:
+// `node scripts/pack-wasm.mjs STAGING_DIR`.
 //
 // Why: on this wasm LZMA takes about a fifth fewer bytes than gzip (xz -9e: 215 KB against
 // 270 KB gzipped for the first part), which pays for building the simulation for speed
@@ -18,6 +19,8 @@
 // - index.html: trunk's loader fetches the .lzma and the decoder (both preloaded, with their
 //   integrity), unpacks, and hands the bytes to wasm-bindgen's init, which compiles them.
 //   A failure is an Error the page's error box shows, as a failed fetch of the .wasm was.
+// - explore_worker_bg.wasm -> explore_worker_bg.lzma, which explore_worker_loader.js unpacks
+//   with the same decoder (fetched when a search starts, the page's copy is already cached).
 //
 // A debug build is left alone (trunk serve --dev loads the .wasm as trunk wrote it).
 
@@ -145,6 +148,38 @@ async function main() {
   console.log(
     `pack-wasm: ${wasmName} ${wasm.length} -> ${packedName} ${packed.length} bytes (gzip -9 would give ` +
       `${gzipSize(wasm)}); decoder ${decoderName} ${code.length} bytes`,
+  );
+  packWorker(staging, decoderName, code, unpack.code);
+}
+
+/** The explore worker's files (index.html's data-type="worker" link; worker/explore_worker_loader.js). */
+export const WORKER_WASM = "explore_worker_bg.wasm";
+export const WORKER_LOADER = "explore_worker_loader.js";
+
+/**
+ * The explore worker's wasm, packed the same way: explore_worker_bg.lzma, unpacked by the
+ * page's decoder (a worker fetching it finds it in the HTTP or service worker cache), with the
+ * loader's own copy of `__raftlab_unpack`. Its names carry no hash (lazy.txt lists them with a
+ * checksum each), so the integrity in the loader is what ties the loader to its stream.
+ */
+function packWorker(staging, decoderName, code, unpackCode) {
+  const wasmPath = join(staging, WORKER_WASM);
+  const loaderPath = join(staging, WORKER_LOADER);
+  if (!existsSync(wasmPath)) fail(`${WORKER_WASM} not found in ${staging}`);
+  const wasm = readFileSync(wasmPath);
+  const packed = lzma(wasm);
+  const packedName = WORKER_WASM.replace(/\.wasm$/, ".lzma");
+  let loader = readFileSync(loaderPath, "utf8");
+  const call = new RegExp(`module_or_path: (['"])[.]/${WORKER_WASM.replace(/[.]/g, "[.]")}\\1`);
+  if (!call.test(loader)) fail(`${WORKER_LOADER}: the wasm_bindgen call for ${WORKER_WASM} not found`);
+  const args = [`./${packedName}`, sri(packed), `./${decoderName}`, sri(code)].map((s) => JSON.stringify(s));
+  loader = unpackCode + "\n" + loader.replace(call, `module_or_path: __raftlab_unpack(${args.join(", ")})`);
+  writeFileSync(join(staging, packedName), packed);
+  writeFileSync(loaderPath, loader);
+  rmSync(wasmPath);
+  console.log(
+    `pack-wasm: ${WORKER_WASM} ${wasm.length} -> ${packedName} ${packed.length} bytes (gzip -9 would give ` +
+      `${gzipSize(wasm)})`,
   );
 }
 

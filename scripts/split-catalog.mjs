@@ -3,7 +3,7 @@
 // scripts/catalog-first.txt), and LANG.2.txt, the rest. Each part starts with the line
 // "# " + the catalog file's FNV-1a digest (8 hex digits), which the page checks against the
 // digest it was built with, and holds the file's "key = text" lines, comments and blank lines
-// left out. Trunk's first post-build hook runs it (Trunk.toml):
+// left out. Trunk's post-build hook runs it first (Trunk.toml):
 //
 //   node scripts/split-catalog.mjs STAGING_DIR    (writes STAGING_DIR/i18n/*.{1,2}.txt)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

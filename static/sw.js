@@ -21,7 +21,7 @@ const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css|lzma)$/;
 const SCOPE = new URL(self.registration.scope);
 const INDEX = new URL('./', SCOPE).href;
 // What a lazy.txt may name: lesson texts, catalogs and the explore worker's three files.
-const LAZY = /^((presets|i18n)\/[\w.-]+|explore_worker(_loader|_bg)?\.(js|wasm))$/;
+const LAZY = /^((presets|i18n)\/[\w.-]+|explore_worker(_loader|_bg)?\.(js|wasm|lzma))$/;
 
 // The files of this site an index.html names, as absolute URLs: the hashed ones, and (with
 // `plain`) the others (icon, manifest).

@@ -48,10 +48,14 @@ impl ExploreWorker {
             Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
                 e.prevent_default();
                 let m = e.message();
+                // Chromium words an error thrown in the worker "Uncaught Error: WHAT"; the
+                // panel says WHAT.
+                let m = m.strip_prefix("Uncaught ").unwrap_or(&m);
+                let m = m.strip_prefix("Error: ").unwrap_or(m);
                 dispatch.emit(Msg::Explore(ExploreMsg::WorkerFailed(if m.is_empty() {
                     "the worker could not be loaded".into()
                 } else {
-                    m
+                    m.to_string()
                 })));
             });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

@@ -91,3 +91,26 @@ test('a damaged or cut stream is an error naming the file, not a module', async 
     /could not fetch part of the app \(.*-gone\.lzma\)/,
   );
 });
+
+test("the explore worker's wasm ships packed, and its loader unpacks it with the page's decoder", async () => {
+  const page = await served();
+  const loaderUrl = new URL('explore_worker_loader.js', APP_URL).href;
+  const loader = await (await fetch(loaderUrl)).text();
+  const call = /__raftlab_unpack\("([^"]+)",\s*"([^"]+)",\s*"([^"]+)",\s*"([^"]+)"\)/.exec(loader);
+  assert.ok(call, 'the loader calls __raftlab_unpack with the stream, the decoder and their integrity');
+  assert.match(loader, /function __raftlab_unpack\(/, 'the loader defines its own copy');
+  const [, stream, streamSri, decoder, decoderSri] = call;
+  const at = (u) => new URL(u, loaderUrl).href;
+  assert.match(at(stream), /\/explore_worker_bg\.lzma$/);
+  assert.equal(at(decoder), page.decoder, 'the same decoder as the page (cached by then)');
+  assert.equal(decoderSri, page.decoderSri);
+  const wasm = await unpack(at(stream), streamSri, at(decoder), decoderSri);
+  assert.ok(WebAssembly.validate(wasm), 'a valid wasm module');
+  const exports = WebAssembly.Module.exports(new WebAssembly.Module(wasm)).map((e) => e.name);
+  assert.ok(exports.includes('memory'), `the worker's module: ${exports.slice(0, 8).join(', ')}`);
+  assert.equal((await fetch(new URL('explore_worker_bg.wasm', APP_URL))).status, 404, 'the unpacked .wasm is not shipped');
+  // The service worker keeps the worker's files for offline use by lazy.txt's list.
+  const lazy = await (await fetch(new URL('lazy.txt', APP_URL))).text();
+  assert.match(lazy, /^explore_worker_bg\.lzma \d+$/m);
+  assert.doesNotMatch(lazy, /explore_worker_bg\.wasm/);
+});

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import { withApp } from './harness.mjs';
 import { showScript } from './raftlab.mjs';
 
-const WORKER_WASM = /explore_worker_bg\.wasm$/;
+// The worker's wasm: LZMA-packed in release builds (scripts/pack-wasm.mjs), plain in debug ones.
+const WORKER_WASM = /explore_worker_bg\.(wasm|lzma)$/;
 
 /** The search's state as the panel shows it. */
 function explore(page) {
@@ -93,6 +94,34 @@ test('a search runs in a worker: progress rises, the page keeps drawing and answ
       await closed; // stopping ends the worker (the test times out otherwise)
       assert.ok(await page.isVisible('[data-explore-start]'));
       await app.screenshot('explore-progress-1280');
+    },
+    { path: '?preset=27-explore-defaults-hold', viewport: { width: 1280, height: 720 } },
+  ));
+
+test("a worker whose wasm cannot be fetched: the Explore tab says so, and the next search starts", { timeout: 180_000 }, () =>
+  withApp(
+    'explore-worker-unfetched',
+    async (app) => {
+      const { page, context } = app;
+      await openExplore(page);
+      const refuse = (route) => route.fulfill({ status: 404, body: 'gone' });
+      await context.route(WORKER_WASM, refuse);
+      await page.click('[data-explore-start]');
+      await page.waitForSelector('[data-explore-error]', { timeout: 60_000 });
+      const failed = await explore(page);
+      // The fetch's integrity check turns the 404 into a network error ("Failed to fetch").
+      assert.match(failed.error, /^The search stopped: raftlab could not fetch part of the app \(.*explore_worker_bg\.(wasm|lzma)\): /);
+      assert.notEqual(failed.state, 'starting', 'the search is not left waiting for a worker that never starts');
+      assert.ok(await page.isVisible('[data-explore-start]'), 'Start is offered again');
+      await app.screenshot('explore-worker-unfetched-1280');
+
+      // The network is back: Start runs a search, and the error is gone.
+      await context.unroute(WORKER_WASM, refuse);
+      await page.click('[data-explore-start]');
+      await page.waitForFunction(() => Number(document.querySelector('[data-explore-state]')?.dataset.exploreTried) > 0, null, { timeout: 60_000 });
+      assert.equal((await explore(page)).error, null);
+      await page.click('[data-explore-stop]');
+      await page.waitForSelector('[data-explore-state="stopped"]');
     },
     { path: '?preset=27-explore-defaults-hold', viewport: { width: 1280, height: 720 } },
   ));
