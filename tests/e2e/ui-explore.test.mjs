@@ -115,8 +115,10 @@ test("a worker whose wasm cannot be fetched: the Explore tab says so, and the ne
       assert.ok(await page.isVisible('[data-explore-start]'), 'Start is offered again');
       await app.screenshot('explore-worker-unfetched-1280');
 
-      // The network is back: Start runs a search, and the error is gone.
+      // The network is back: Start runs a search, and the error is gone. (A budget the search
+      // cannot finish before Stop: its default, 1,000 schedules, takes under a second.)
       await context.unroute(WORKER_WASM, refuse);
+      await page.fill('[data-explore-field="schedules"]', '100000');
       await page.click('[data-explore-start]');
       await page.waitForFunction(() => Number(document.querySelector('[data-explore-state]')?.dataset.exploreTried) > 0, null, { timeout: 60_000 });
       assert.equal((await explore(page)).error, null);

@@ -128,6 +128,9 @@ test('after one visit the app reloads offline, and picks up a new version online
     // stored at install too.
     await page.goto(new URL('?preset=27-explore-defaults-hold', proxy.url).href);
     await page.click('[data-tab="explore"]');
+    // A budget the search cannot finish before Stop (its default, 1,000 schedules, takes under
+    // a second, and Stop would be gone).
+    await page.fill('[data-explore-field="schedules"]', '100000');
     await page.click('[data-explore-start]');
     await page.waitForFunction(
       () => Number(document.querySelector('[data-explore-state]')?.dataset.exploreTried) > 0,

@@ -321,15 +321,18 @@ test('a shared run that takes many frames to replay ends as the free run', { tim
 // A share link can also ask for compare mode (`&compare=OPT=V`): its two runs were played at
 // once after the replay, so a long one froze the page for twice the replay's time. They now
 // play a slice per frame too, with the banner and its Stop, and then both panes are shown.
+// The run is long enough (9 nodes, 300,000 ticks: ~11 s of comparison on 2 cores with the
+// engine at opt-level 3) that the checks before Stop (~1-2 s) end well before it does; at
+// 30,000 ticks the comparison took 1.4 s and once ended before the click.
 test('a long shared run with compare= plays its comparison without freezing the page, and can be stopped', { timeout: 180_000 }, () =>
   withApp(
     'share-long-compare',
     async (app) => {
       const { page } = app;
       await page.waitForSelector('[data-replaying][data-comparing="true"]', { timeout: 90_000 });
-      assert.match(await page.textContent('[data-replaying]'), /Playing the shared comparison: [\d.]+ s of at most 3000\.0 s simulated/);
+      assert.match(await page.textContent('[data-replaying]'), /Playing the shared comparison: [\d.]+ s of at most 30000\.0 s simulated/);
       // The replayed run is the free run meanwhile: 9 nodes at its end.
-      assert.equal(await page.getAttribute('[data-now]', 'data-now'), '3000000');
+      assert.equal(await page.getAttribute('[data-now]', 'data-now'), '30000000');
       await assertReplayAnswers(page);
       assert.equal(await page.locator('[data-pane]').count(), 0, 'no panes before the comparison is played');
       await app.screenshot('share-long-compare-playing');
@@ -337,10 +340,10 @@ test('a long shared run with compare= plays its comparison without freezing the 
       await page.waitForSelector('[data-replaying]', { state: 'detached' });
       assert.match(await page.textContent('[data-notice]'), /comparison was stopped/);
       assert.equal(await page.locator('[data-pane]').count(), 0);
-      assert.equal(await page.getAttribute('[data-now]', 'data-now'), '3000000');
+      assert.equal(await page.getAttribute('[data-now]', 'data-now'), '30000000');
       assert.equal(await page.locator('g.node[data-node]').count(), 9);
     },
-    { path: `?compare=prevote=off${shareHash(`cluster 9 seed=1\n${'tick 3000\n'.repeat(10)}`)}` },
+    { path: `?compare=prevote=off${shareHash(`cluster 9 seed=1\n${'tick 30000\n'.repeat(10)}`)}` },
   ),
 );
 
