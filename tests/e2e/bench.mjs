@@ -729,14 +729,20 @@ async function explorePart() {
     await page.fill('[data-explore-field="schedules"]', '1000000');
     await page.fill('[data-explore-field="seconds"]', '');
     for (const f of ['loss', 'delay', 'member', 'transfer', 'compact']) await page.check(`[data-explore-allow="${f}"]`);
+    const clicked = Date.now();
     await page.click('[data-explore-start]');
     await page.waitForFunction(() => Number(document.querySelector('[data-explore-state]')?.dataset.exploreTried) > 0, null, { timeout: 60_000 });
+    console.log(`explore: first progress ${Date.now() - clicked} ms after Start (the worker's files fetched, its wasm unpacked and compiled, the first slice searched)`);
     const [t0, ms0] = [await tried(), await ms()];
     const busy = await sampleFrames(page, seconds);
     const [t1, ms1] = [await tried(), await ms()];
     report(`free run playing, search running in the worker, ${seconds}s`, busy);
     console.log(`explore: the worker tried ${t1 - t0} schedules in ${f1((ms1 - ms0) / 1000)} s: ${f1(((t1 - t0) * 1000) / Math.max(1, ms1 - ms0))} per second (every fault and action allowed)`);
-    await page.click('[data-explore-stop]');
+    // The search may have ended meanwhile (found something, or its budget ran out): then
+    // there is no Stop to click.
+    const state = await page.evaluate(() => document.querySelector('[data-explore-state]')?.dataset.exploreState);
+    if (state === 'running' || state === 'shrinking') await page.click('[data-explore-stop]');
+    else console.log(`explore: the search had ended by then (${state})`);
     const files = app.requests.filter((u) => /explore_worker/.test(u));
     for (const url of [...new Set(files)]) {
       const body = Buffer.from(await (await fetch(url)).arrayBuffer());
