@@ -37,7 +37,6 @@ function fail(message) {
   process.exit(1);
 }
 
-
 /** LZMA settings: xz's strongest preset; lc=4, pb=0 suit wasm's byte-aligned code (-0.2%). */
 export const XZ_ARGS = ["--format=lzma", "--lzma1=preset=9e,lc=4,pb=0", "--stdout", "--quiet"];
 
@@ -111,22 +110,19 @@ async function main() {
   const glue = readdirSync(staging).filter((f) => /^raftlab-[0-9a-f]+\.js$/.test(f));
   if (glue.length !== 1) fail(`expected one raftlab-<hash>.js in ${staging}, found ${glue.length}`);
   const wasmName = glue[0].replace(/\.js$/, "_bg.wasm");
-  const packedName = wasmName.replace(/\.wasm$/, ".lzma");
   const htmlPath = join(staging, "index.html");
   let html = readFileSync(htmlPath, "utf8");
 
-  const wasm = readFileSync(join(staging, wasmName));
-  const packed = lzma(wasm);
   const code = decoder(root);
   const decoderName = `unlzma-${contentHash(code)}.wasm`;
+  const { packed, packedName } = packFile(staging, wasmName);
 
   // Trunk's loader names the wasm once, in `init({ module_or_path: '/NAME' })`.
-  const call = new RegExp(`module_or_path: (['"])([^'"]*)${wasmName.replace(/[.]/g, "[.]")}\\1`);
+  const call = new RegExp(`module_or_path: (['"])([^'"]*)${escaped(wasmName)}\\1`);
   const m = html.match(call);
   if (!m) fail(`index.html: trunk's init call for ${wasmName} not found`);
   const base = m[2];
-  const args = [base + packedName, sri(packed), base + decoderName, sri(code)].map((s) => JSON.stringify(s));
-  html = html.replace(call, `module_or_path: __raftlab_unpack(${args.join(", ")})`);
+  html = html.replace(call, unpackCall(base + packedName, packed, base + decoderName, code));
   const script = html.indexOf("import init");
   if (script < 0) fail("index.html: trunk's module script (import init ...) not found");
   // Minified as the glue is: index.html is fetched on every visit.
@@ -136,20 +132,41 @@ async function main() {
   // The preload of the wasm becomes preloads of the stream and the decoder, which the
   // loader's fetches take (same URL and mode). The integrity is checked by those fetches:
   // Chromium ignores it on a preload "as fetch" and says so in the console.
-  const preload = new RegExp(`<link[^>]*href=["']?${(base + wasmName).replace(/[.]/g, "[.]")}["']?[^>]*>`);
+  const preload = new RegExp(`<link[^>]*href=["']?${escaped(base + wasmName)}["']?[^>]*>`);
   if (!preload.test(html)) fail(`index.html: the preload of ${wasmName} not found`);
   const link = (href) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${href}">`;
   html = html.replace(preload, link(base + packedName) + link(base + decoderName));
 
-  writeFileSync(join(staging, packedName), packed);
   writeFileSync(join(staging, decoderName), code);
-  rmSync(join(staging, wasmName));
   writeFileSync(htmlPath, html);
+  console.log(`pack-wasm: decoder ${decoderName} ${code.length} bytes`);
+  packWorker(staging, decoderName, code, unpack.code);
+}
+
+/** `name` with its dots escaped, for a RegExp. */
+const escaped = (name) => name.replace(/[.]/g, "[.]");
+
+/**
+ * Packs `dir/NAME.wasm` into `dir/NAME.lzma` and removes the .wasm (the page and the worker
+ * fetch only the stream); returns the stream and its file's name.
+ */
+function packFile(dir, wasmName) {
+  const wasm = readFileSync(join(dir, wasmName));
+  const packed = lzma(wasm);
+  const packedName = wasmName.replace(/\.wasm$/, ".lzma");
+  writeFileSync(join(dir, packedName), packed);
+  rmSync(join(dir, wasmName));
   console.log(
     `pack-wasm: ${wasmName} ${wasm.length} -> ${packedName} ${packed.length} bytes (gzip -9 would give ` +
-      `${gzipSize(wasm)}); decoder ${decoderName} ${code.length} bytes`,
+      `${gzipSize(wasm)})`,
   );
-  packWorker(staging, decoderName, code, unpack.code);
+  return { packed, packedName };
+}
+
+/** What replaces a loader's `module_or_path: 'NAME.wasm'`: the call that fetches and unpacks the stream. */
+function unpackCall(streamUrl, packed, decoderUrl, code) {
+  const args = [streamUrl, sri(packed), decoderUrl, sri(code)].map((s) => JSON.stringify(s));
+  return `module_or_path: __raftlab_unpack(${args.join(", ")})`;
 }
 
 /** The explore worker's files (index.html's data-type="worker" link; worker/explore_worker_loader.js). */
@@ -163,24 +180,14 @@ export const WORKER_LOADER = "explore_worker_loader.js";
  * checksum each), so the integrity in the loader is what ties the loader to its stream.
  */
 function packWorker(staging, decoderName, code, unpackCode) {
-  const wasmPath = join(staging, WORKER_WASM);
   const loaderPath = join(staging, WORKER_LOADER);
-  if (!existsSync(wasmPath)) fail(`${WORKER_WASM} not found in ${staging}`);
-  const wasm = readFileSync(wasmPath);
-  const packed = lzma(wasm);
-  const packedName = WORKER_WASM.replace(/\.wasm$/, ".lzma");
+  if (!existsSync(join(staging, WORKER_WASM))) fail(`${WORKER_WASM} not found in ${staging}`);
   let loader = readFileSync(loaderPath, "utf8");
-  const call = new RegExp(`module_or_path: (['"])[.]/${WORKER_WASM.replace(/[.]/g, "[.]")}\\1`);
+  const call = new RegExp(`module_or_path: (['"])[.]/${escaped(WORKER_WASM)}\\1`);
   if (!call.test(loader)) fail(`${WORKER_LOADER}: the wasm_bindgen call for ${WORKER_WASM} not found`);
-  const args = [`./${packedName}`, sri(packed), `./${decoderName}`, sri(code)].map((s) => JSON.stringify(s));
-  loader = unpackCode + "\n" + loader.replace(call, `module_or_path: __raftlab_unpack(${args.join(", ")})`);
-  writeFileSync(join(staging, packedName), packed);
+  const { packed, packedName } = packFile(staging, WORKER_WASM);
+  loader = unpackCode + "\n" + loader.replace(call, unpackCall(`./${packedName}`, packed, `./${decoderName}`, code));
   writeFileSync(loaderPath, loader);
-  rmSync(wasmPath);
-  console.log(
-    `pack-wasm: ${WORKER_WASM} ${wasm.length} -> ${packedName} ${packed.length} bytes (gzip -9 would give ` +
-      `${gzipSize(wasm)})`,
-  );
 }
 
 const gzipSize = (bytes) => gzipSync(bytes, { level: 9 }).length;

@@ -5,21 +5,25 @@
 // name, never a hang or a wrong module handed on.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { APP_URL } from './harness.mjs';
 import { lzma, UNPACK_JS } from '../../scripts/pack-wasm.mjs';
+import { sri } from '../../scripts/split-wasm.mjs';
 
 const unpack = new Function(`${UNPACK_JS}; return __raftlab_unpack;`)();
-const sri = (b) => 'sha384-' + createHash('sha384').update(b).digest('base64');
 
-async function served() {
-  const html = await (await fetch(APP_URL)).text();
-  const call = /__raftlab_unpack\("([^"]+)",\s*"([^"]+)",\s*"([^"]+)",\s*"([^"]+)"\)/.exec(html);
-  assert.ok(call, 'index.html calls the loader with the stream, the decoder and their integrity');
+/** The stream, the decoder and their integrity that the loader `url` (a page or a script) passes
+ * to `__raftlab_unpack`, the URLs made absolute against `url`. */
+async function unpackArgs(url) {
+  const text = await (await fetch(url)).text();
+  const call = /__raftlab_unpack\("([^"]+)",\s*"([^"]+)",\s*"([^"]+)",\s*"([^"]+)"\)/.exec(text);
+  assert.ok(call, `${url} calls __raftlab_unpack with the stream, the decoder and their integrity`);
   const [, stream, streamSri, decoder, decoderSri] = call;
-  return { stream: new URL(stream, APP_URL).href, streamSri, decoder: new URL(decoder, APP_URL).href, decoderSri };
+  return { text, stream: new URL(stream, url).href, streamSri, decoder: new URL(decoder, url).href, decoderSri };
 }
+
+const served = () => unpackArgs(APP_URL);
 
 // A server of one stream beside the served decoder, to feed the loader bytes of our choosing.
 async function withStream(bytes, body) {
@@ -94,17 +98,12 @@ test('a damaged or cut stream is an error naming the file, not a module', async 
 
 test("the explore worker's wasm ships packed, and its loader unpacks it with the page's decoder", async () => {
   const page = await served();
-  const loaderUrl = new URL('explore_worker_loader.js', APP_URL).href;
-  const loader = await (await fetch(loaderUrl)).text();
-  const call = /__raftlab_unpack\("([^"]+)",\s*"([^"]+)",\s*"([^"]+)",\s*"([^"]+)"\)/.exec(loader);
-  assert.ok(call, 'the loader calls __raftlab_unpack with the stream, the decoder and their integrity');
-  assert.match(loader, /function __raftlab_unpack\(/, 'the loader defines its own copy');
-  const [, stream, streamSri, decoder, decoderSri] = call;
-  const at = (u) => new URL(u, loaderUrl).href;
-  assert.match(at(stream), /\/explore_worker_bg\.lzma$/);
-  assert.equal(at(decoder), page.decoder, 'the same decoder as the page (cached by then)');
-  assert.equal(decoderSri, page.decoderSri);
-  const wasm = await unpack(at(stream), streamSri, at(decoder), decoderSri);
+  const w = await unpackArgs(new URL('explore_worker_loader.js', APP_URL).href);
+  assert.match(w.text, /function __raftlab_unpack\(/, 'the loader defines its own copy');
+  assert.match(w.stream, /\/explore_worker_bg\.lzma$/);
+  assert.equal(w.decoder, page.decoder, 'the same decoder as the page (cached by then)');
+  assert.equal(w.decoderSri, page.decoderSri);
+  const wasm = await unpack(w.stream, w.streamSri, w.decoder, w.decoderSri);
   assert.ok(WebAssembly.validate(wasm), 'a valid wasm module');
   const exports = WebAssembly.Module.exports(new WebAssembly.Module(wasm)).map((e) => e.name);
   assert.ok(exports.includes('memory'), `the worker's module: ${exports.slice(0, 8).join(', ')}`);
