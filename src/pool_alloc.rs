@@ -56,45 +56,51 @@ impl<B> Pools<B> {
     }
 }
 
-/// The browser build's global allocator: [`Pools`] over the system allocator (dlmalloc).
-/// A concrete type, so that its methods are compiled in this crate, which the browser bundle
-/// builds for speed (Cargo.toml), and not in the size-built crate that declares the static.
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
-pub struct PageAlloc(Pools<std::alloc::System>);
+pub use page::PageAlloc;
 
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
-impl PageAlloc {
-    /// An empty cache over the system allocator.
-    pub const fn new() -> Self {
-        PageAlloc(Pools::new(std::alloc::System))
-    }
-}
+mod page {
+    use super::Pools;
+    use std::alloc::{GlobalAlloc, Layout};
 
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
-impl Default for PageAlloc {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+    /// The browser build's global allocator: [`Pools`] over the system allocator (dlmalloc).
+    /// A concrete type, so that its methods are compiled in this crate, which the browser
+    /// bundle builds for speed (Cargo.toml), and not in the size-built crate that declares the
+    /// static.
+    pub struct PageAlloc(Pools<std::alloc::System>);
 
-// SAFETY: every call is forwarded unchanged to `Pools`, whose own guarantees hold.
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
-unsafe impl GlobalAlloc for PageAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { self.0.alloc(layout) }
+    impl PageAlloc {
+        /// An empty cache over the system allocator.
+        pub const fn new() -> Self {
+            PageAlloc(Pools::new(std::alloc::System))
+        }
     }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { self.0.dealloc(ptr, layout) }
+
+    impl Default for PageAlloc {
+        fn default() -> Self {
+            Self::new()
+        }
     }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { self.0.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { self.0.realloc(ptr, layout, new_size) }
+
+    // SAFETY: every call is forwarded unchanged to `Pools`, whose own guarantees hold.
+    unsafe impl GlobalAlloc for PageAlloc {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            // SAFETY: the caller's contract, forwarded.
+            unsafe { self.0.alloc(layout) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: the caller's contract, forwarded.
+            unsafe { self.0.dealloc(ptr, layout) }
+        }
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            // SAFETY: the caller's contract, forwarded.
+            unsafe { self.0.alloc_zeroed(layout) }
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            // SAFETY: the caller's contract, forwarded.
+            unsafe { self.0.realloc(ptr, layout, new_size) }
+        }
     }
 }
 
